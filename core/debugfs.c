@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The files under /sys/kernel/debug/tpstat/: version and probes at the top,
+ * then a directory per probe set with enable, reset, stats and its own files.
+ */
+#include <linux/debugfs.h>
+#include <linux/math64.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+
+#include "internal.h"
+
+/* Longer writes are refused: no control line needs more. */
+#define TPSTAT_WRITE_MAX	256
+
+struct tpstat_binding {
+	struct tpstat_set *set;
+	const struct tpstat_file *file;
+};
+
+static struct dentry *tpstat_root;
+
+static int tpstat_enable_show(struct seq_file *m, struct tpstat_set *set)
+{
+	seq_printf(m, "%d\n", set->enabled);
+	return 0;
+}
+
+static int tpstat_enable_write(struct tpstat_set *set, char *line)
+{
+	if (strcmp(line, "0") && strcmp(line, "1"))
+		return -EINVAL;
+	tpstat_set_enable(set, line[0] == '1');
+	return 0;
+}
+
+static int tpstat_reset_write(struct tpstat_set *set, char *line)
+{
+	if (strcmp(line, "1"))
+		return -EINVAL;
+	tpstat_set_reset(set);
+	return 0;
+}
+
+static int tpstat_stats_show(struct seq_file *m, struct tpstat_set *set)
+{
+	struct tpstat_probe *probe;
+
+	seq_printf(m, "since_reset_ns %llu\n", ktime_get_ns() - set->reset_ns);
+	seq_printf(m, "enabled %d\n", set->enabled);
+	tpstat_for_each_probe(probe, set) {
+		seq_printf(m, "%s.hits %llu\n", probe->name,
+			   tpstat_counter_sum(&probe->hits));
+		seq_printf(m, "%s.dropped %llu\n", probe->name,
+			   tpstat_counter_sum(&probe->dropped));
+	}
+	return set->stats ? set->stats(m, set) : 0;
+}
+
+/* The files every set has, before its own. */
+static const struct tpstat_file tpstat_set_files[] = {
+	{ .name = "enable", .show = tpstat_enable_show,
+	  .write = tpstat_enable_write, .no_header = true },
+	{ .name = "reset", .write = tpstat_reset_write },
+	{ .name = "stats", .show = tpstat_stats_show, .no_header = true },
+};
+
+static void tpstat_print_header(struct seq_file *m,
+				const struct tpstat_binding *b)
+{
+	u32 rem;
+	u64 secs = div_u64_rem(ktime_get_ns() - b->set->reset_ns,
+			       NSEC_PER_SEC, &rem);
+
+	seq_printf(m, "# %s/%s: %llu.%03u s since reset\n", b->set->name,
+		   b->file->name, secs, rem / (u32)NSEC_PER_MSEC);
+}
+
+static int tpstat_file_show(struct seq_file *m, void *unused)
+{
+	const struct tpstat_binding *b = m->private;
+	int err;
+
+	if (!b->file->show)
+		return -EACCES;
+	mutex_lock(&tpstat_mutex);
+	if (!b->file->no_header)
+		tpstat_print_header(m, b);
+	err = b->file->show(m, b->set);
+	mutex_unlock(&tpstat_mutex);
+	return err;
+}
+
+static int tpstat_file_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, tpstat_file_show, inode->i_private);
+}
+
+/*
+ * One line per write(), whole: a rejected write changes nothing, and there is
+ * no partial state to keep between writes.
+ */
+static ssize_t tpstat_file_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	struct seq_file *m = file->private_data;
+	const struct tpstat_binding *b = m->private;
+	char line[TPSTAT_WRITE_MAX + 1];
+	size_t len = count;
+	int err;
+
+	if (!b->file->write)
+		return -EACCES;
+	if (!len || len > TPSTAT_WRITE_MAX)
+		return -EINVAL;
+	if (copy_from_user(line, ubuf, len))
+		return -EFAULT;
+	line[len] = '\0';
+	if (strlen(line) != len)
+		return -EINVAL;
+	if (line[len - 1] == '\n')
+		line[--len] = '\0';
+	if (!len)
+		return -EINVAL;
+
+	err = b->file->write(b->set, line);
+	return err ? err : count;
+}
+
+static const struct file_operations tpstat_file_fops = {
+	.owner = THIS_MODULE,
+	.open = tpstat_file_open,
+	.read = seq_read,
+	.write = tpstat_file_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+static umode_t tpstat_file_mode(const struct tpstat_file *file)
+{
+	return (file->show ? 0400 : 0) | (file->write ? 0200 : 0);
+}
+
+int tpstat_debugfs_add_set(struct tpstat_set *set)
+{
+	unsigned int nr_core = ARRAY_SIZE(tpstat_set_files);
+	unsigned int i, n = nr_core + set->nr_files;
+	struct tpstat_binding *b;
+
+	b = kcalloc(n, sizeof(*b), GFP_KERNEL);
+	if (!b)
+		return -ENOMEM;
+	set->bindings = b;
+	set->dir = debugfs_create_dir(set->name, tpstat_root);
+	if (IS_ERR(set->dir))
+		return PTR_ERR(set->dir);
+
+	for (i = 0; i < n; i++) {
+		struct dentry *d;
+
+		b[i].set = set;
+		b[i].file = i < nr_core ? &tpstat_set_files[i] :
+					  &set->files[i - nr_core];
+		d = debugfs_create_file(b[i].file->name,
+					tpstat_file_mode(b[i].file), set->dir,
+					&b[i], &tpstat_file_fops);
+		if (IS_ERR(d)) {
+			pr_err("tpstat: %s: cannot create file %s\n", set->name,
+			       b[i].file->name);
+			return PTR_ERR(d);
+		}
+	}
+	return 0;
+}
+
+/* Waits for readers and writers inside the set's files to leave. */
+void tpstat_debugfs_remove_set(struct tpstat_set *set)
+{
+	debugfs_remove(set->dir);
+	set->dir = NULL;
+	kfree(set->bindings);
+	set->bindings = NULL;
+}
+
+static int tpstat_version_show(struct seq_file *m, void *unused)
+{
+	seq_puts(m, TPSTAT_VERSION "\n");
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(tpstat_version);
+
+static int tpstat_probes_show(struct seq_file *m, void *unused)
+{
+	struct tpstat_probe *probe;
+	struct tpstat_set *set;
+
+	seq_printf(m, "# %-14s %-32s %-9s %14s %10s\n", "set", "tracepoint",
+		   "state", "hits", "dropped");
+	mutex_lock(&tpstat_mutex);
+	list_for_each_entry(set, &tpstat_sets, node) {
+		tpstat_for_each_probe(probe, set)
+			seq_printf(m, "%-16s %-32s %-9s %14llu %10llu\n",
+				   set->name, probe->name,
+				   tpstat_probe_state(probe),
+				   tpstat_counter_sum(&probe->hits),
+				   tpstat_counter_sum(&probe->dropped));
+	}
+	mutex_unlock(&tpstat_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(tpstat_probes);
+
+int tpstat_debugfs_init(void)
+{
+	tpstat_root = debugfs_create_dir("tpstat", NULL);
+	if (IS_ERR(tpstat_root))
+		return PTR_ERR(tpstat_root);
+	debugfs_create_file("version", 0400, tpstat_root, NULL,
+			    &tpstat_version_fops);
+	debugfs_create_file("probes", 0400, tpstat_root, NULL,
+			    &tpstat_probes_fops);
+	return 0;
+}
+
+void tpstat_debugfs_exit(void)
+{
+	debugfs_remove(tpstat_root);
+}

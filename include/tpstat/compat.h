@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Every difference between the kernels tpstat builds for, in one place, each
+ * with the version that brought it.
+ */
+#ifndef _TPSTAT_COMPAT_H
+#define _TPSTAT_COMPAT_H
+
+#include <linux/version.h>
+
+/*
+ * 6.15 appends "_tp" to the names of tracepoints made with DECLARE_TRACE(),
+ * so they cannot be mistaken for trace events. TPSTAT_TP(foo) is the name the
+ * running kernel gives such a tracepoint; trace events keep their names.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 15, 0)
+#define TPSTAT_TP(name)		name##_tp
+#else
+#define TPSTAT_TP(name)		name
+#endif
+
+/*
+ * A probe called through a pointer of another type traps under kCFI (clang,
+ * 6.1 and later), so untyped probes are refused there.
+ */
+#define TPSTAT_UNTYPED_PROBES_TRAP	IS_ENABLED(CONFIG_CFI_CLANG)
+
+#endif /* _TPSTAT_COMPAT_H */

@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tpstat: aggregate tracepoint events in per-CPU counters, histograms and
+ * keyed tables, read with cat under /sys/kernel/debug/tpstat/.
+ *
+ * A probe set is a module that fills in a struct tpstat_set: the tracepoints
+ * it probes, by name; the files it shows; how to zero its data. The core
+ * attaches each probe once its tracepoint exists, in the kernel or in a module
+ * loaded later, and detaches it when either side goes away. This header is
+ * all a probe set needs.
+ */
+#ifndef _TPSTAT_TPSTAT_H
+#define _TPSTAT_TPSTAT_H
+
+#include <linux/list.h>
+#include <linux/seq_file.h>
+#include <linux/tracepoint.h>
+
+#include <tpstat/compat.h>
+#include <tpstat/counter.h>
+#include <tpstat/hist.h>
+#include <tpstat/table.h>
+
+/* Longest tracepoint name accepted; the kernel's longest is about 40. */
+#define TPSTAT_NAME_MAX		127
+
+struct tpstat_set;
+struct tpstat_binding;
+
+/**
+ * struct tpstat_probe - a probe function for one tracepoint, found by name
+ * @name: the tracepoint's name, as in /sys/kernel/tracing/available_events
+ * @func: the probe; the tracepoint passes this struct as its first argument
+ * @in_module: a module provides the tracepoint, so until it loads the probe
+ *             is waiting; otherwise the kernel image must have it, and the
+ *             probe is missing if it does not
+ * @node: in the set's list of probes
+ * @set: the set the probe belongs to
+ * @tp: the tracepoint, once found
+ * @tp_owner: the module that provides @tp, NULL for the kernel image
+ * @attached: @func is registered on @tp
+ * @error: why the last attach failed, or 0
+ * @dynamic: the core allocated this probe and frees it on removal
+ * @hits: events seen, counted by tpstat_probe_hit()
+ * @dropped: events that could not be recorded, counted by tpstat_probe_drop()
+ *
+ * Fill in the first three with TPSTAT_PROBE() or TPSTAT_MODULE_PROBE(); the
+ * rest belongs to the core and is guarded by its mutex.
+ */
+struct tpstat_probe {
+	const char *name;
+	void *func;
+	bool in_module;
+
+	struct list_head node;
+	struct tpstat_set *set;
+	struct tracepoint *tp;
+	struct module *tp_owner;
+	bool attached;
+	int error;
+	bool dynamic;
+	struct tpstat_counter hits;
+	struct tpstat_counter dropped;
+};
+
+/*
+ * sizeof() compiles a call to the kernel's check_trace_callback_type_<tp>()
+ * without running it, so a probe whose prototype differs from the
+ * tracepoint's TP_PROTO fails the build (incompatible-pointer-types is an
+ * error in kbuild) with the message pointing at the probe author's line.
+ */
+#define __TPSTAT_PROBE(tp, fn, module)					\
+	{								\
+		.name = #tp,						\
+		.func = (void *)(fn) +					\
+			0 * sizeof((check_trace_callback_type_##tp(fn), 0)), \
+		.in_module = module,					\
+	}
+
+/* The extra level expands a macro argument such as TPSTAT_TP(foo). */
+#define TPSTAT_PROBE(tp, fn)		__TPSTAT_PROBE(tp, fn, false)
+#define TPSTAT_MODULE_PROBE(tp, fn)	__TPSTAT_PROBE(tp, fn, true)
+
+/**
+ * tpstat_probe_hit() - count one event of the probe that was called
+ * @data: the probe's first argument
+ *
+ * Call it first in every probe: it feeds the hits column of the probes file.
+ */
+static inline void tpstat_probe_hit(void *data)
+{
+	struct tpstat_probe *probe = data;
+
+	tpstat_counter_inc(&probe->hits);
+}
+
+/**
+ * tpstat_probe_drop() - count one event the probe could not record
+ * @data: the probe's first argument
+ */
+static inline void tpstat_probe_drop(void *data)
+{
+	struct tpstat_probe *probe = data;
+
+	tpstat_counter_inc(&probe->dropped);
+}
+
+/**
+ * struct tpstat_file - a file in the set's debugfs directory
+ * @name: the file name
+ * @show: prints the file, after the core's "since reset" header; runs with
+ *        the core's mutex held, so the set's probes cannot change meanwhile
+ * @write: optional; takes one line with its newline stripped, never empty,
+ *         runs without the mutex (it may add and remove probes) and returns
+ *         0 or a negative errno
+ * @no_header: for files scripts read as they are, such as enable
+ *
+ * A file is mode 0400, 0200 or 0600 after which of @show and @write it has.
+ */
+struct tpstat_file {
+	const char *name;
+	int (*show)(struct seq_file *m, struct tpstat_set *set);
+	int (*write)(struct tpstat_set *set, char *line);
+	bool no_header;
+};
+
+/**
+ * struct tpstat_set - a probe set: probes, their data and their files
+ * @name: the debugfs directory under tpstat/, and the set column of probes
+ * @probes: the set's probes, attached by tpstat_set_register()
+ * @nr_probes: entries in @probes
+ * @files: the set's own files, beside the core's enable, reset and stats
+ * @nr_files: entries in @files
+ * @stats: optional; prints "name value" lines into the stats file after the
+ *         core's per-probe lines; runs with the core's mutex held and
+ *         returns 0 or a negative errno
+ * @reset: optional; zeroes the set's data. The core calls it only while the
+ *         set's probes are detached, so it needs no care about racing them.
+ * @node: in the core's list of sets
+ * @probe_list: every probe of the set, static and added later
+ * @dir: the set's debugfs directory
+ * @bindings: what each file in @dir shows: the set and one struct tpstat_file
+ * @enabled: probes are to be attached (the enable file)
+ * @reset_ns: when the set was last reset, by ktime_get_ns()
+ */
+struct tpstat_set {
+	const char *name;
+	struct tpstat_probe *probes;
+	unsigned int nr_probes;
+	const struct tpstat_file *files;
+	unsigned int nr_files;
+	int (*stats)(struct seq_file *m, struct tpstat_set *set);
+	void (*reset)(struct tpstat_set *set);
+
+	struct list_head node;
+	struct list_head probe_list;
+	struct dentry *dir;
+	struct tpstat_binding *bindings;
+	bool enabled;
+	u64 reset_ns;
+};
+
+/* Walks every probe of @set; only inside a show or stats callback. */
+#define tpstat_for_each_probe(probe, set) \
+	list_for_each_entry(probe, &(set)->probe_list, node)
+
+/**
+ * tpstat_set_register() - make a set's files and attach its probes
+ * @set: the set, with every field before @node filled in
+ *
+ * Probes whose tracepoint is not there yet are left waiting or missing; that
+ * is not an error.
+ *
+ * Return: 0, -EINVAL for a malformed set or probe name, -EEXIST if a set of
+ * that name is registered, -ENOMEM.
+ */
+int tpstat_set_register(struct tpstat_set *set);
+
+/**
+ * tpstat_set_unregister() - remove a set's files, then detach its probes
+ * @set: a registered set
+ *
+ * When it returns no probe of the set runs any more, so the caller may free
+ * what its probes touch.
+ */
+void tpstat_set_unregister(struct tpstat_set *set);
+
+/**
+ * tpstat_set_add_probe() - probe one more tracepoint with an untyped probe
+ * @set: a registered set
+ * @name: the tracepoint; need not exist yet (the probe waits for it)
+ * @func: a probe that takes only void *data, called with the tracepoint's
+ *        arguments after it, which it ignores. x86-64 allows that; kernels
+ *        with kCFI do not (see TPSTAT_UNTYPED_PROBES_TRAP).
+ *
+ * Return: 0, -EINVAL for a malformed name, -EEXIST if @set has it, -ENOMEM.
+ */
+int tpstat_set_add_probe(struct tpstat_set *set, const char *name, void *func);
+
+/**
+ * tpstat_set_remove_probe() - detach and free a probe tpstat_set_add_probe() made
+ * @set: a registered set
+ * @name: the tracepoint
+ *
+ * Return: 0, or -ENOENT if @set has no such added probe.
+ */
+int tpstat_set_remove_probe(struct tpstat_set *set, const char *name);
+
+/**
+ * tpstat_name_valid() - is @name shaped like a tracepoint name?
+ * @name: a C identifier of at most %TPSTAT_NAME_MAX characters, or not
+ *
+ * Return: true if it is.
+ */
+bool tpstat_name_valid(const char *name);
+
+#endif /* _TPSTAT_TPSTAT_H */
