@@ -2,7 +2,6 @@
 /*
  * Probe sets: registering them, adding and removing probes, enable and reset.
  */
-#include <linux/ctype.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -14,18 +13,22 @@
 DEFINE_MUTEX(tpstat_mutex);
 LIST_HEAD(tpstat_sets);
 
+/* The kernel's isalpha() takes Latin-1 letters too; names are ASCII. */
+static bool tpstat_name_char(char c, bool first)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+	       (!first && c >= '0' && c <= '9');
+}
+
 bool tpstat_name_valid(const char *name)
 {
 	size_t i;
 
-	if (!name || !(isalpha(name[0]) || name[0] == '_'))
+	if (!name || !name[0])
 		return false;
-	for (i = 1; name[i]; i++) {
-		if (i >= TPSTAT_NAME_MAX)
+	for (i = 0; name[i]; i++)
+		if (i >= TPSTAT_NAME_MAX || !tpstat_name_char(name[i], i == 0))
 			return false;
-		if (!isalnum(name[i]) && name[i] != '_')
-			return false;
-	}
 	return true;
 }
 EXPORT_SYMBOL_GPL(tpstat_name_valid);
@@ -157,16 +160,24 @@ void tpstat_set_unregister(struct tpstat_set *set)
 }
 EXPORT_SYMBOL_GPL(tpstat_set_unregister);
 
+static int tpstat_check_name(struct tpstat_set *set, const char *name)
+{
+	if (tpstat_name_valid(name))
+		return 0;
+	pr_err("tpstat: %s: a tracepoint name is an identifier of at most %d characters\n",
+	       set->name, TPSTAT_NAME_MAX);
+	return -EINVAL;
+}
+
 int tpstat_set_add_probe(struct tpstat_set *set, const char *name, void *func)
 {
 	struct tpstat_probe *probe;
-	int err = -ENOMEM;
+	int err;
 
-	if (!tpstat_name_valid(name)) {
-		pr_err("tpstat: %s: a tracepoint name is an identifier of at most %d characters\n",
-		       set->name, TPSTAT_NAME_MAX);
-		return -EINVAL;
-	}
+	err = tpstat_check_name(set, name);
+	if (err)
+		return err;
+	err = -ENOMEM;
 	probe = kzalloc(sizeof(*probe), GFP_KERNEL);
 	if (!probe)
 		return -ENOMEM;
@@ -203,7 +214,11 @@ EXPORT_SYMBOL_GPL(tpstat_set_add_probe);
 int tpstat_set_remove_probe(struct tpstat_set *set, const char *name)
 {
 	struct tpstat_probe *probe;
+	int err;
 
+	err = tpstat_check_name(set, name);
+	if (err)
+		return err;
 	mutex_lock(&tpstat_mutex);
 	probe = tpstat_probe_find(set, name);
 	if (!probe || !probe->dynamic) {

@@ -202,7 +202,8 @@ int tpstat_set_add_probe(struct tpstat_set *set, const char *name, void *func);
  * @set: a registered set
  * @name: the tracepoint
  *
- * Return: 0, or -ENOENT if @set has no such added probe.
+ * Return: 0, -EINVAL for a malformed name, or -ENOENT if @set has no such
+ * added probe.
  */
 int tpstat_set_remove_probe(struct tpstat_set *set, const char *name);
 

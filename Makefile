@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make            build every module for KDIR, in this tree
+# make kernels    build for every tested kernel, each in build/<version>/
+# make check      warning gates and the VM test suite on every tested kernel
+# make demo       boot a kernel in qemu, load the probes, run a workload
+# make install    install the modules for KDIR (then modprobe works)
+
+# The running kernel's build tree if it has one, else the newest installed.
+KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
+	$(shell ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -n 1))
+
+SHELL := /bin/bash
+
+all: modules
+
+modules:
+	@test -n "$(KDIR)" || { echo "no kernel build tree: run scripts/install-deps or set KDIR"; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+install: modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+
+kernels:
+	scripts/install-deps
+	. scripts/lib.sh && for k in $$(tpstat_kernels); do \
+		scripts/build-kernel $$k || exit 1; done
+
+check:
+	scripts/check
+
+demo:
+	scripts/demo
+
+clean:
+	test -z "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	rm -rf build
+
+.PHONY: all modules install kernels check demo clean
