@@ -1,0 +1,84 @@
+# SPDX-License-Identifier: GPL-2.0
+# TAP helpers and tpstat shortcuts for tests run by busybox sh in the guest.
+# A test file sets T to its name and uses these; run-tests sources both.
+
+TP=/sys/kernel/debug/tpstat
+FIRE=/sys/kernel/debug/tpstat_test/fire
+KO=/payload/ko
+
+pass() { echo "ok - $T: $1"; }
+fail() { echo "not ok - $T: $1"; }
+
+# check DESC COMMAND...: passes if the command succeeds.
+check() {
+	desc=$1
+	shift
+	if "$@"; then pass "$desc"; else fail "$desc"; fi
+}
+
+# is DESC GOT WANT
+is() {
+	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1 (got '$2', want '$3')"; fi
+}
+
+# within DESC GOT LOW HIGH: LOW <= GOT <= HIGH
+within() {
+	if [ "$2" -ge "$3" ] 2>/dev/null && [ "$2" -le "$4" ]; then
+		pass "$1"
+	else
+		fail "$1 (got '$2', want $3 to $4)"
+	fi
+}
+
+load() {
+	m=$1
+	shift
+	insmod "$KO/$m.ko" "$@"
+}
+
+# The value of KEY in SET/stats, or "none".
+stat_of() {
+	while read -r k v; do
+		if [ "$k" = "$2" ]; then
+			echo "$v"
+			return
+		fi
+	done < "$TP/$1/stats"
+	echo none
+}
+
+# The state column of TRACEPOINT for SET in the probes file, or "none".
+state_of() {
+	while read -r s n st rest; do
+		if [ "$s" = "$1" ] && [ "$n" = "$2" ]; then
+			echo "$st"
+			return
+		fi
+	done < "$TP/probes"
+	echo none
+}
+
+fire() { echo "$1" > "$FIRE"; }
+
+# Fires N events from CPU C.
+fire_on() { taskset -c "$1" sh -c "echo $2 > $FIRE"; }
+
+# What one write() of STRING (a printf format) to FILE gets: "accepted" or
+# the errno's name.
+write_error() { printf "$2" | /payload/bin/write-once "$1"; }
+
+# What one load of MODULE with PARAMS gets: "loaded" or the errno's name.
+load_error() { /payload/bin/load-once "$KO/$1.ko" "$2"; }
+
+kmsg_lines() { dmesg | wc -l; }
+
+# Kernel log lines since line N.
+kmsg_since() { dmesg | tail -n "+$(($1 + 1))"; }
+
+# Unloads whatever tpstat modules are loaded, sets first.
+unload_all() {
+	for m in tpstat_test_probe tpstat_count tpstat_test_tp tpstat; do
+		grep -q "^$m " /proc/modules && rmmod "$m"
+	done
+	return 0
+}

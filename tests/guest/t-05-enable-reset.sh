@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: GPL-2.0
+# enable detaches and re-attaches without unloading; reset zeroes everything.
+
+load tpstat
+load tpstat_test_tp
+load tpstat_test_probe
+load tpstat_count tracepoints=tpstat_test_fire
+
+is "enable reads 1" "$(cat $TP/test/enable)" 1
+echo 0 > $TP/test/enable
+is "enable reads 0" "$(cat $TP/test/enable)" 0
+is "state disabled" "$(state_of test tpstat_test_fire)" disabled
+fire 10
+is "a disabled set counts nothing" "$(stat_of test tpstat_test_fire.hits)" 0
+is "another set is not affected" "$(stat_of count tpstat_test_fire.hits)" 10
+echo 1 > $TP/test/enable
+is "state attached again" "$(state_of test tpstat_test_fire)" attached
+fire 10
+is "counts after re-enable" "$(stat_of test tpstat_test_fire.hits)" 10
+is "hist after re-enable" "$(stat_of test hist.count)" 10
+
+sleep 2
+age=$(head -n1 $TP/test/hist | sed 's/.*: \([0-9]*\)\..*/\1/')
+within "header tells the time since load" "$age" 2 60
+echo 1 > $TP/test/reset
+is "reset zeroes hits" "$(stat_of test tpstat_test_fire.hits)" 0
+is "reset zeroes the histogram" "$(stat_of test hist.count)" 0
+is "reset empties the table" "$(stat_of test table.0.count)" none
+is "reset leaves other sets" "$(stat_of count tpstat_test_fire.hits)" 20
+age=$(head -n1 $TP/test/hist | sed 's/.*: \([0-9]*\)\..*/\1/')
+is "header restarts at reset" "$age" 0
+is "the set is still enabled" "$(cat $TP/test/enable)" 1
+fire 4
+is "counts after reset" "$(stat_of test tpstat_test_fire.hits)" 4
+is "table after reset" "$(stat_of test table.3.count)" 1
+
+echo 0 > $TP/test/enable
+echo 1 > $TP/test/reset
+is "reset keeps a disabled set disabled" "$(state_of test tpstat_test_fire)" disabled
+unload_all

@@ -1,0 +1,76 @@
+# SPDX-License-Identifier: GPL-2.0
+# Bad input to every writable file and module parameter: refused with
+# -EINVAL (or the errno that says why), at most one kernel log line, and
+# nothing changes.
+
+# refused DESC FILE STRING [ERRNO]
+refused() {
+	lines=$(kmsg_lines)
+	is "$1" "$(write_error "$2" "$3")" "${4:-EINVAL}"
+	within "$1: at most one log line" $(($(kmsg_lines) - lines)) 0 1
+}
+
+load tpstat
+load tpstat_test_tp
+load tpstat_test_probe
+load tpstat_count tracepoints=tpstat_test_fire
+fire 5
+
+long=$(printf '%0300d' 0)
+for bad in 2 -1 abc 0x1 '1 1' 01 ' 1' "$long" '1\0000' '\n' '\n\n'; do
+	refused "enable refuses '$bad'" $TP/test/enable "$bad"
+	refused "reset refuses '$bad'" $TP/test/reset "$bad"
+done
+refused "reset refuses 0" $TP/test/reset 0
+# write(fd, buf, 0) may not reach the file at all; either way nothing moves.
+within "an empty write is a no-op or refused" \
+	"$(write_error $TP/test/enable '' | sed 's/accepted/0/; s/EINVAL/0/')" 0 0
+
+# One write of 1 MiB, and a valid line one byte per write.
+is "a 1 MiB write is refused" \
+	"$(head -c 1048576 /dev/zero | /payload/bin/write-once $TP/test/enable)" EINVAL
+printf '1\n' | dd of=$TP/test/enable bs=1 2>/dev/null
+is "one byte at a time: the digit is a whole line" "$(cat $TP/test/enable)" 1
+
+is "still enabled" "$(cat $TP/test/enable)" 1
+is "counts unchanged" "$(stat_of test tpstat_test_fire.hits)" 5
+is "histogram unchanged" "$(stat_of test hist.count)" 5
+
+C=$TP/count/control
+name128=$(printf 'a%0127d' 0)
+for bad in 1abc foo-bar 'a b' 'sched_switch\0x' "$name128" '!' '!1abc' 'a,b' \
+	'\001' '\377'; do
+	refused "control refuses '$bad'" $C "$bad"
+done
+refused "control: removing what is not counted" $C '!sched_switch' ENOENT
+is "control unchanged" "$(cat $C)" tpstat_test_fire
+is "the longest name is accepted" "$(write_error $C "$(printf 'a%0126d' 0)")" accepted
+is "a name nothing provides waits" "$(state_of count "$(printf 'a%0126d' 0)")" waiting
+is "count unchanged" "$(stat_of count tpstat_test_fire.hits)" 5
+rmmod tpstat_count
+
+# refused_load DESC MODULE PARAMS ERRNO
+refused_load() {
+	lines=$(kmsg_lines)
+	is "$1" "$(load_error "$2" "$3")" "$4"
+	within "$1: at most one log line" $(($(kmsg_lines) - lines)) 0 1
+}
+for p in tracepoints=bad-name tracepoints=a,,b tracepoints=, \
+	tracepoints=a,b-c max_tracepoints=0 max_tracepoints=4097 \
+	max_tracepoints=-1 max_tracepoints=x; do
+	refused_load "tpstat_count refuses $p" tpstat_count "$p" EINVAL
+done
+refused_load "tpstat_count refuses an overflowing number" tpstat_count \
+	max_tracepoints=99999999999 ERANGE
+check "max_tracepoints bounds the control file" load tpstat_count max_tracepoints=1
+echo tpstat_test_fire > $C
+is "one more is refused" "$(write_error $C sched_switch)" ENOSPC
+rmmod tpstat_count
+
+rmmod tpstat_test_probe
+for p in table_keys=0 table_keys=65537 table_keys=-5; do
+	refused_load "tpstat_test_probe refuses $p" tpstat_test_probe "$p" EINVAL
+done
+check "nothing is left of the refused loads" \
+	sh -c "! grep -qE '^(tpstat_count|tpstat_test_probe) ' /proc/modules"
+unload_all
