@@ -117,6 +117,7 @@ const char *tpstat_probe_state(const struct tpstat_probe *probe)
 		return "waiting";
 	return probe->attached ? "attached" : "failed";
 }
+EXPORT_SYMBOL_GPL(tpstat_probe_state);
 
 static void tpstat_module_coming(struct module *mod)
 {

@@ -184,6 +184,19 @@ void tpstat_debugfs_remove_set(struct tpstat_set *set)
 	set->bindings = NULL;
 }
 
+void tpstat_print_cpu_columns(struct seq_file *m, int width)
+{
+	char title[16];
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		snprintf(title, sizeof(title), "cpu%d", cpu);
+		seq_printf(m, " %*s", width, title);
+	}
+	seq_putc(m, '\n');
+}
+EXPORT_SYMBOL_GPL(tpstat_print_cpu_columns);
+
 static int tpstat_version_show(struct seq_file *m, void *unused)
 {
 	seq_puts(m, TPSTAT_VERSION "\n");

@@ -26,7 +26,6 @@ void tpstat_attach_exit(void);
 void tpstat_probe_lookup(struct tpstat_probe *probe);
 void tpstat_probe_update(struct tpstat_probe *probe);
 void tpstat_probe_detach(struct tpstat_probe *probe);
-const char *tpstat_probe_state(const struct tpstat_probe *probe);
 
 /* set.c */
 void tpstat_set_enable(struct tpstat_set *set, bool enable);

@@ -208,6 +208,22 @@ int tpstat_set_add_probe(struct tpstat_set *set, const char *name, void *func);
 int tpstat_set_remove_probe(struct tpstat_set *set, const char *name);
 
 /**
+ * tpstat_probe_state() - what the probes file says of a probe
+ * @probe: a probe of a registered set, inside a show or stats callback
+ *
+ * Return: "attached", "waiting" (for a module), "disabled", "missing" (from
+ * this kernel) or "failed" (the kernel refused the probe; see the log).
+ */
+const char *tpstat_probe_state(const struct tpstat_probe *probe);
+
+/**
+ * tpstat_print_cpu_columns() - column titles cpu0, cpu1, ... for each CPU
+ * @m: the file
+ * @width: width of each column, matching the rows' " %<width>llu"
+ */
+void tpstat_print_cpu_columns(struct seq_file *m, int width);
+
+/**
  * tpstat_name_valid() - is @name shaped like a tracepoint name?
  * @name: a C identifier of at most %TPSTAT_NAME_MAX characters, or not
  *

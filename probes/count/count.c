@@ -67,16 +67,14 @@ static int tpstat_counts_show(struct seq_file *m, struct tpstat_set *set)
 	int cpu;
 
 	seq_printf(m, "%-32s %-9s %14s", "tracepoint", "state", "total");
-	for_each_possible_cpu(cpu)
-		seq_printf(m, " %12s%-3d", "cpu", cpu);
-	seq_putc(m, '\n');
+	tpstat_print_cpu_columns(m, 12);
 
 	tpstat_for_each_probe(probe, set) {
 		seq_printf(m, "%-32s %-9s %14llu", probe->name,
-			   probe->attached ? "counting" : "idle",
+			   tpstat_probe_state(probe),
 			   tpstat_counter_sum(&probe->hits));
 		for_each_possible_cpu(cpu)
-			seq_printf(m, " %15llu", tpstat_counter_cpu(&probe->hits, cpu));
+			seq_printf(m, " %12llu", tpstat_counter_cpu(&probe->hits, cpu));
 		seq_putc(m, '\n');
 	}
 	return 0;

@@ -16,7 +16,7 @@ is "control lists it" "$(cat $TP/count/control)" tpstat_test_fire
 fire 777
 is "exact count" "$(stat_of count tpstat_test_fire.hits)" 777
 check "counts file shows the total" \
-	grep -q '^tpstat_test_fire  *counting  *777 ' $TP/count/counts
+	grep -q '^tpstat_test_fire  *attached  *777 ' $TP/count/counts
 check "counts file starts with the reset header" \
 	sh -c "head -n1 $TP/count/counts | grep -q '^# count/counts: '"
 
