@@ -53,9 +53,7 @@ static int tpstat_test_table_show(struct seq_file *m, struct tpstat_set *set)
 
 	rows = tpstat_table_rows(&test_table, &nr);
 	seq_printf(m, "%-6s %12s %16s %12s", "key", "count", "sum", "max");
-	for_each_possible_cpu(cpu)
-		seq_printf(m, " %9s%-3d", "cpu", cpu);
-	seq_putc(m, '\n');
+	tpstat_print_cpu_columns(m, 12);
 	for (i = 0; i < nr; i++) {
 		seq_printf(m, "%-6llu %12llu %16llu %12llu", rows[i].key,
 			   rows[i].count, rows[i].sum, rows[i].max);
