@@ -23,7 +23,7 @@ install: modules
 
 kernels:
 	scripts/install-deps
-	. scripts/lib.sh && for k in $$(tpstat_kernels); do \
+	. scripts/lib.sh && for k in $$(tpstat_installed_kernels); do \
 		scripts/build-kernel $$k || exit 1; done
 
 check:

@@ -3,6 +3,9 @@
 
 TPSTAT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
+# Where builds, logs and cached tools go; a separate one per concurrent user.
+TPSTAT_OUT=${TPSTAT_OUT:-$TPSTAT_ROOT/build}
+
 # The Debian kernel series tpstat is built and tested on.
 TPSTAT_SERIES=(6.1 6.12)
 
@@ -17,6 +20,14 @@ tpstat_kernel_of() {
 		fi
 	done
 	return 1
+}
+
+# Every installed kernel with a kbuild tree, one per line.
+tpstat_installed_kernels() {
+	local d
+	for d in $(ls -d /lib/modules/*/build 2>/dev/null | sort -V); do
+		basename "$(dirname "$d")"
+	done
 }
 
 # Every tested kernel, one per line; fails if a series is not installed.

@@ -75,10 +75,15 @@ kmsg_lines() { dmesg | wc -l; }
 # Kernel log lines since line N.
 kmsg_since() { dmesg | tail -n "+$(($1 + 1))"; }
 
-# Unloads whatever tpstat modules are loaded, sets first.
+# Unloads every tpstat module, users before what they use: each pass removes
+# those nothing depends on any more.
 unload_all() {
-	for m in tpstat_test_probe tpstat_count tpstat_test_tp tpstat; do
-		grep -q "^$m " /proc/modules && rmmod "$m"
+	for pass in 1 2 3 4 5; do
+		mods=$(grep -o '^tpstat[a-z0-9_]*' /proc/modules)
+		[ -z "$mods" ] && return 0
+		for m in $mods; do
+			rmmod "$m" 2>/dev/null
+		done
 	done
-	return 0
+	fail "unload_all: still loaded: $(grep -o '^tpstat[a-z0-9_]*' /proc/modules)"
 }
