@@ -5,17 +5,27 @@
 #include <linux/module.h>
 #include <linux/percpu.h>
 
-#include <tpstat/counter.h>
+#include "internal.h"
+
+static s64 tpstat_counter_bytes(void)
+{
+	return sizeof(u64) * num_possible_cpus();
+}
 
 int tpstat_counter_init(struct tpstat_counter *c)
 {
 	c->pcpu = alloc_percpu(u64);
-	return c->pcpu ? 0 : -ENOMEM;
+	if (!c->pcpu)
+		return -ENOMEM;
+	tpstat_memory_account(TPSTAT_MEM_COUNTERS, tpstat_counter_bytes());
+	return 0;
 }
 EXPORT_SYMBOL_GPL(tpstat_counter_init);
 
 void tpstat_counter_destroy(struct tpstat_counter *c)
 {
+	if (c->pcpu)
+		tpstat_memory_account(TPSTAT_MEM_COUNTERS, -tpstat_counter_bytes());
 	free_percpu(c->pcpu);
 	c->pcpu = NULL;
 }

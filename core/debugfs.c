@@ -224,6 +224,7 @@ static int tpstat_probes_show(struct seq_file *m, void *unused)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(tpstat_probes);
+DEFINE_SHOW_ATTRIBUTE(tpstat_memory);
 
 int tpstat_debugfs_init(void)
 {
@@ -234,6 +235,8 @@ int tpstat_debugfs_init(void)
 			    &tpstat_version_fops);
 	debugfs_create_file("probes", 0400, tpstat_root, NULL,
 			    &tpstat_probes_fops);
+	debugfs_create_file("memory", 0400, tpstat_root, NULL,
+			    &tpstat_memory_fops);
 	return 0;
 }
 

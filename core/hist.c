@@ -10,7 +10,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include <tpstat/hist.h>
+#include "internal.h"
 
 #define TPSTAT_HIST_BAR	40
 
@@ -22,6 +22,11 @@ static u64 tpstat_bucket_low(unsigned int i)
 static u64 tpstat_bucket_high(unsigned int i)
 {
 	return i == TPSTAT_HIST_BUCKETS - 1 ? U64_MAX : (1ULL << i) - 1;
+}
+
+static s64 tpstat_hist_bytes(void)
+{
+	return sizeof(struct tpstat_hist_cpu) * num_possible_cpus();
 }
 
 void tpstat_hist_reset(struct tpstat_hist *h)
@@ -43,6 +48,7 @@ int tpstat_hist_init(struct tpstat_hist *h, const char *unit)
 	h->pcpu = alloc_percpu(struct tpstat_hist_cpu);
 	if (!h->pcpu)
 		return -ENOMEM;
+	tpstat_memory_account(TPSTAT_MEM_HISTOGRAMS, tpstat_hist_bytes());
 	tpstat_hist_reset(h);
 	return 0;
 }
@@ -50,6 +56,8 @@ EXPORT_SYMBOL_GPL(tpstat_hist_init);
 
 void tpstat_hist_destroy(struct tpstat_hist *h)
 {
+	if (h->pcpu)
+		tpstat_memory_account(TPSTAT_MEM_HISTOGRAMS, -tpstat_hist_bytes());
 	free_percpu(h->pcpu);
 	h->pcpu = NULL;
 }

@@ -31,6 +31,17 @@ void tpstat_probe_detach(struct tpstat_probe *probe);
 void tpstat_set_enable(struct tpstat_set *set, bool enable);
 void tpstat_set_reset(struct tpstat_set *set);
 
+/* memory.c */
+enum tpstat_mem_kind {
+	TPSTAT_MEM_COUNTERS,
+	TPSTAT_MEM_HISTOGRAMS,
+	TPSTAT_MEM_TABLES,
+	TPSTAT_MEM_KINDS
+};
+
+void tpstat_memory_account(enum tpstat_mem_kind kind, s64 bytes);
+int tpstat_memory_show(struct seq_file *m, void *unused);
+
 /* debugfs.c */
 int tpstat_debugfs_init(void);
 void tpstat_debugfs_exit(void);

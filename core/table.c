@@ -11,7 +11,7 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 
-#include <tpstat/table.h>
+#include "internal.h"
 
 static unsigned int tpstat_table_slots(const struct tpstat_table *t)
 {
@@ -64,6 +64,7 @@ int tpstat_table_init(struct tpstat_table *t, unsigned int capacity)
 	if (err)
 		goto free_used;
 	tpstat_table_reset(t);
+	tpstat_memory_account(TPSTAT_MEM_TABLES, tpstat_table_bytes(t));
 	return 0;
 
 free_used:
@@ -76,6 +77,8 @@ EXPORT_SYMBOL_GPL(tpstat_table_init);
 
 void tpstat_table_destroy(struct tpstat_table *t)
 {
+	if (t->slots)
+		tpstat_memory_account(TPSTAT_MEM_TABLES, -tpstat_table_bytes(t));
 	tpstat_counter_destroy(&t->dropped);
 	free_percpu(t->used);
 	kvfree(t->slots);
@@ -228,9 +231,10 @@ u64 tpstat_table_cpu_count(const struct tpstat_table *t, int cpu, u64 key)
 }
 EXPORT_SYMBOL_GPL(tpstat_table_cpu_count);
 
+/* The slots and the per-CPU key counts; the dropped counter is a counter. */
 size_t tpstat_table_bytes(const struct tpstat_table *t)
 {
 	return (size_t)nr_cpu_ids * tpstat_table_slots(t) * sizeof(*t->slots) +
-	       nr_cpu_ids * (sizeof(unsigned int) + sizeof(u64));
+	       num_possible_cpus() * sizeof(unsigned int);
 }
 EXPORT_SYMBOL_GPL(tpstat_table_bytes);

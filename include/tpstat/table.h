@@ -103,7 +103,7 @@ struct tpstat_table_row *tpstat_table_rows(const struct tpstat_table *t,
  */
 u64 tpstat_table_cpu_count(const struct tpstat_table *t, int cpu, u64 key);
 
-/* Return: bytes the table holds, for reporting memory use. */
+/* Return: bytes of slots the table holds, for the memory file. */
 size_t tpstat_table_bytes(const struct tpstat_table *t);
 
 #endif /* _TPSTAT_TABLE_H */

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the aggregation data holds, by kind, for the memory file. All of it
+ * is allocated at load (or when a probe is added), never in a probe.
+ */
+#include <linux/atomic.h>
+#include <linux/seq_file.h>
+
+#include "internal.h"
+
+static atomic64_t tpstat_memory[TPSTAT_MEM_KINDS];
+
+static const char *const tpstat_memory_names[TPSTAT_MEM_KINDS] = {
+	[TPSTAT_MEM_COUNTERS] = "counters",
+	[TPSTAT_MEM_HISTOGRAMS] = "histograms",
+	[TPSTAT_MEM_TABLES] = "tables",
+};
+
+void tpstat_memory_account(enum tpstat_mem_kind kind, s64 bytes)
+{
+	atomic64_add(bytes, &tpstat_memory[kind]);
+}
+
+int tpstat_memory_show(struct seq_file *m, void *unused)
+{
+	s64 total = 0;
+	int kind;
+
+	seq_puts(m, "# bytes of aggregation data, fixed when loaded\n");
+	for (kind = 0; kind < TPSTAT_MEM_KINDS; kind++) {
+		s64 bytes = atomic64_read(&tpstat_memory[kind]);
+
+		seq_printf(m, "%s %lld\n", tpstat_memory_names[kind], bytes);
+		total += bytes;
+	}
+	seq_printf(m, "total %lld\n", total);
+	return 0;
+}

@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: GPL-2.0
+# Fuzzing: every writable file of every set, and every module parameter.
+
+load tpstat
+load tpstat_test_tp
+load tpstat_test_probe
+load tpstat_count tracepoints=tpstat_test_fire
+for m in "$KO"/tpstat_*.ko; do
+	m=$(basename "$m" .ko)
+	grep -q "^$m " /proc/modules || load "$m"
+done
+fire 100
+
+targets=$(find $TP -type f -perm -0200)
+/payload/bin/fuzz-write 1 ${FUZZ_ROUNDS:-300} $TP/*/stats -- $targets |
+	sed "s/^\(not \)\{0,1\}ok - /&$T: /"
+check "the sets still count exactly after the fuzzing" sh -c \
+	"echo 1 > $TP/test/reset && echo 1 > $TP/test/enable && echo 7 > $FIRE &&
+	 grep -qx 'tpstat_test_fire.hits 7' $TP/test/stats"
+unload_all
+
+# Each parameter gets what a typo or a hostile caller could send; every load
+# either succeeds (then unloads) or fails with an errno, never anything else.
+long=$(head -c 4096 /dev/zero | tr '\0' a)
+load tpstat
+load tpstat_test_tp
+for p in tracepoints max_tracepoints table_keys; do
+	for v in '' 0 1 -1 4294967296 18446744073709551616 -9223372036854775808 \
+		0x10 ' 5' '5 ' "$long" 'a,b,c' ',,,' '!x' 'x=y' '"quoted"'; do
+		case $p in
+		table_keys) m=tpstat_test_probe ;;
+		*) m=tpstat_count ;;
+		esac
+		r=$(load_error $m "$p=$v")
+		case $r in
+		loaded) rmmod $m ;;
+		E*) ;;
+		*) fail "$m $p='$v': load answered '$r'" ;;
+		esac
+	done
+done
+check "no parameter left a module half loaded" \
+	sh -c "! grep -qE '^(tpstat_count|tpstat_test_probe) ' /proc/modules"
+unload_all
