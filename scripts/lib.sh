@@ -6,6 +6,9 @@ TPSTAT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Where builds, logs and cached tools go; a separate one per concurrent user.
 TPSTAT_OUT=${TPSTAT_OUT:-$TPSTAT_ROOT/build}
 
+# What is built once per machine and kept across clones: the debug kernel.
+TPSTAT_CACHE=${TPSTAT_CACHE:-/var/cache/tpstat}
+
 # The Debian kernel series tpstat is built and tested on.
 TPSTAT_SERIES=(6.1 6.12)
 
@@ -36,4 +39,31 @@ tpstat_kernels() {
 	for s in "${TPSTAT_SERIES[@]}"; do
 		tpstat_kernel_of "$s" || return 1
 	done
+}
+
+# The release name of the cached debug kernel built under KEY, if complete.
+tpstat_debug_release() {
+	local d
+	for d in "$TPSTAT_CACHE"/kernels/*-tpstat-debug-"$1"; do
+		[ -e "$d/vmlinuz" ] && basename "$d"
+	done
+	return 0
+}
+
+# The kbuild tree of a kernel: a Debian one, else the cached debug kernel.
+tpstat_kdir() {
+	if [ -d "/lib/modules/$1/build" ]; then
+		echo "/lib/modules/$1/build"
+	else
+		echo "$TPSTAT_CACHE/kernels/$1/build"
+	fi
+}
+
+# The bootable image of a kernel, the same way.
+tpstat_kimage() {
+	if [ -e "/boot/vmlinuz-$1" ]; then
+		echo "/boot/vmlinuz-$1"
+	else
+		echo "$TPSTAT_CACHE/kernels/$1/vmlinuz"
+	fi
 }

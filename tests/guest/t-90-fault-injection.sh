@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0
+# Fault injection on load (debug kernel only): the Nth allocation of the
+# loading task fails, for N = 1, 2, ... until a load runs without reaching
+# its Nth allocation. Each failed load must return an errno and leave nothing
+# behind: kmemleak and the log check after the suite say whether it did.
+
+if [ ! -d /sys/kernel/debug/failslab ]; then
+	echo "# $T: skipped: this kernel has no fault injection"
+else
+	# fail-nth counts what the attributes let through: every slab
+	# allocation, sleeping or not. Page allocations keep their defaults
+	# (atomic, order 1 and up): counting each page of a module's vmalloc'd
+	# image would multiply the boots' length for no new error path of ours.
+	echo N > /sys/kernel/debug/failslab/ignore-gfp-wait
+	echo 0 > /sys/kernel/debug/failslab/verbose
+	echo 0 > /sys/kernel/debug/fail_page_alloc/verbose
+
+	# inject MODULE [PARAMS]: one line of TAP for all points of one module.
+	inject() {
+		out=$(/payload/bin/load-once --fail-all "$KO/$1.ko" "$2")
+		case $out in
+		"points "*) pass "$1: load fails cleanly at each of its ${out#points } allocations" ;;
+		*) fail "$1: $out" ;;
+		esac
+		grep -q "^$1 " /proc/modules && rmmod "$1"
+	}
+	inject tpstat
+	load tpstat
+	load tpstat_test_tp
+	inject tpstat_count tracepoints=tpstat_test_fire,sched_switch
+	inject tpstat_test_probe
+	for m in "$KO"/tpstat_*.ko; do
+		m=$(basename "$m" .ko)
+		case $m in tpstat|tpstat_count|tpstat_test_probe|tpstat_test_tp) continue ;; esac
+		inject "$m"
+	done
+	unload_all
+fi
