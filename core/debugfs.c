@@ -149,6 +149,8 @@ int tpstat_debugfs_add_set(struct tpstat_set *set)
 	unsigned int i, n = nr_core + set->nr_files;
 	struct tpstat_binding *b;
 
+	/* On failure the caller's unregister tears down whatever is here. */
+	set->dir = NULL;
 	b = kcalloc(n, sizeof(*b), GFP_KERNEL);
 	if (!b)
 		return -ENOMEM;
