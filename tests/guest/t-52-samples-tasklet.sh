@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0
+# samples/tasklet-probe: every tasklet run is named, rate-limited, from
+# irq:tasklet_entry/exit. tpstat_test_tasklet runs a tasklet of known name a
+# known number of times, on the writer's CPU.
+
+RUN=/sys/kernel/debug/tpstat_test_tasklet/run
+
+# Lines since line $1 naming the test tasklet (with the module %ps adds).
+named_since() {
+	kmsg_since "$1" | grep -cE \
+		'tpstat_sample_tasklet: tasklet tpstat_test_tasklet_run \[tpstat_test_tasklet\] ran [0-9]+ ns on cpu'"$2"'$'
+}
+
+# What tpstat_sample_tasklet said at unload, since line $1.
+saw_since() {
+	kmsg_since "$1" | sed -n 's/.*tpstat_sample_tasklet: saw \([0-9]*\) tasklet runs$/\1/p'
+}
+
+load tpstat
+load tpstat_count tracepoints=tasklet_entry
+check "the test tasklet's module loads" load tpstat_test_tasklet
+lines=$(kmsg_lines)
+check "tpstat_sample_tasklet loads" load tpstat_sample_tasklet
+taskset -c 1 sh -c "echo 5 > $RUN"
+check "tpstat_sample_tasklet unloads" rmmod tpstat_sample_tasklet
+is "each of 5 runs named once, by function, on the CPU it ran on" \
+	"$(named_since "$lines" 1)" 5
+within "it saw them all, and no run tpstat_count did not" \
+	"$(saw_since "$lines")" 5 "$(stat_of count tasklet_entry.hits)"
+is "no address in what it printed" \
+	"$(kmsg_since "$lines" | grep 'tpstat_sample_tasklet:' | grep -cE '0x|ffff[0-9a-f]{12}')" 0
+
+# Ten lines at most in five seconds, whatever the number of runs.
+lines=$(kmsg_lines)
+load tpstat_sample_tasklet
+echo 50 > $RUN
+rmmod tpstat_sample_tasklet
+within "50 runs print at most ten lines" "$(named_since "$lines" '[0-9]+')" 1 10
+within "while it counts them all" "$(saw_since "$lines")" 50 100000
+
+# Either may come and go first.
+load tpstat_sample_tasklet
+check "the tasklet's module unloads under the probe" rmmod tpstat_test_tasklet
+load tpstat_test_tasklet
+lines=$(kmsg_lines)
+taskset -c 0 sh -c "echo 3 > $RUN"
+is "and is named again once back" "$(named_since "$lines" 0)" 3
+unload_all
