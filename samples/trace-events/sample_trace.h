@@ -88,14 +88,14 @@ void sample_producer_retire(void);
  *
  * TP_fast_assign: fills the record from the arguments. __entry is the
  * record; __get_dynamic_array() and friends point into its variable part.
- * It runs with the event enabled, in the tracepoint's context: it must be
- * quick and must not sleep.
+ * It runs only while the event is enabled, in the tracepoint's context: it
+ * must be quick and must not sleep.
  *
  * TP_printk: how the "trace" file shows a record, printed when it is read,
- * not when it is recorded, so it sees only __entry: a pointer argument may
- * be stale by then, which is why the record holds copies. Tools such as
- * perf and trace-cmd parse the format too, so keep to plain formats and
- * the kernel's __print_*() helpers.
+ * not when it is recorded, so it sees only __entry, never the arguments: a
+ * pointer would be stale by then, which is why the record holds copies.
+ * Tools such as perf and trace-cmd parse the format too, so keep to plain
+ * formats and the kernel's __print_*() helpers.
  */
 TRACE_EVENT(sample_fields,
 
