@@ -88,6 +88,18 @@ void tpstat_hist_fold(const struct tpstat_hist *h, struct tpstat_hist_summary *s
 }
 EXPORT_SYMBOL_GPL(tpstat_hist_fold);
 
+u64 tpstat_hist_cpu_count(const struct tpstat_hist *h, int cpu)
+{
+	const struct tpstat_hist_cpu *hc = per_cpu_ptr(h->pcpu, cpu);
+	unsigned int i;
+	u64 count = 0;
+
+	for (i = 0; i < TPSTAT_HIST_BUCKETS; i++)
+		count += READ_ONCE(hc->buckets[i]);
+	return count;
+}
+EXPORT_SYMBOL_GPL(tpstat_hist_cpu_count);
+
 u64 tpstat_hist_percentile(const struct tpstat_hist_summary *s, unsigned int pct)
 {
 	u64 target, below = 0;

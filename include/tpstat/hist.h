@@ -58,6 +58,15 @@ void tpstat_hist_reset(struct tpstat_hist *h);
 void tpstat_hist_fold(const struct tpstat_hist *h, struct tpstat_hist_summary *s);
 
 /**
+ * tpstat_hist_cpu_count() - events one CPU recorded
+ * @h: the histogram
+ * @cpu: the CPU
+ *
+ * Return: the sum of @cpu's buckets.
+ */
+u64 tpstat_hist_cpu_count(const struct tpstat_hist *h, int cpu);
+
+/**
  * tpstat_hist_percentile() - estimate a percentile from the buckets
  * @s: a folded histogram
  * @pct: the percentile, 1 to 100
