@@ -99,6 +99,8 @@ void tpstat_probe_update(struct tpstat_probe *probe)
 	}
 	if (probe->attached)
 		return;
+	/* Before the probe can run, so it sees the new epoch (tpstat.h). */
+	WRITE_ONCE(probe->set->epoch, probe->set->epoch + 1);
 	err = tracepoint_probe_register(probe->tp, probe->func, probe);
 	probe->error = err;
 	probe->attached = !err;

@@ -19,6 +19,7 @@
 #include <tpstat/compat.h>
 #include <tpstat/counter.h>
 #include <tpstat/hist.h>
+#include <tpstat/keys.h>
 #include <tpstat/table.h>
 
 /* Longest tracepoint name accepted; the kernel's longest is about 40. */
@@ -142,6 +143,8 @@ struct tpstat_file {
  * @bindings: what each file in @dir shows: the set and one struct tpstat_file
  * @enabled: probes are to be attached (the enable file)
  * @reset_ns: when the set was last reset, by ktime_get_ns()
+ * @epoch: bumped each time one of the set's probes is attached; see
+ *         tpstat_probe_epoch()
  */
 struct tpstat_set {
 	const char *name;
@@ -158,7 +161,26 @@ struct tpstat_set {
 	struct tpstat_binding *bindings;
 	bool enabled;
 	u64 reset_ns;
+	unsigned int epoch;
 };
+
+/**
+ * tpstat_probe_epoch() - which attach of its set a probe runs under
+ * @data: the probe's first argument
+ *
+ * A probe that pairs a start event with an end event (a handler's entry and
+ * exit) keeps the epoch with what it saved at the start. If the epoch differs
+ * at the end, probes were attached since: the start may have been missed or
+ * belong to another run, so the pair must not be used.
+ *
+ * Return: the set's epoch.
+ */
+static inline unsigned int tpstat_probe_epoch(void *data)
+{
+	struct tpstat_probe *probe = data;
+
+	return READ_ONCE(probe->set->epoch);
+}
 
 /* Walks every probe of @set; only inside a show or stats callback. */
 #define tpstat_for_each_probe(probe, set) \
