@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tpstat_irq.ko: hard IRQ handlers, softirqs and tasklets, from cat:
+ *
+ *   insmod tpstat_irq.ko [max_handlers=256] [max_tasklets=64]
+ *   cat /sys/kernel/debug/tpstat/irq/{hardirq,softirq,tasklet}
+ *   cat /sys/kernel/debug/tpstat/irq/{hardirq_hist,softirq_hist,softirq_latency}
+ */
+#include <linux/interrupt.h>
+#include <linux/module.h>
+#include <trace/events/irq.h>
+
+#include "irq.h"
+
+/* Each key costs a histogram per CPU (about 550 bytes): bound the total. */
+#define TPSTAT_IRQ_MAX_KEYS	4096
+
+static unsigned int max_handlers = 256;
+module_param(max_handlers, uint, 0400);
+MODULE_PARM_DESC(max_handlers, "IRQ handlers tracked (1-4096, default 256)");
+
+static unsigned int max_tasklets = 64;
+module_param(max_tasklets, uint, 0400);
+MODULE_PARM_DESC(max_tasklets, "tasklet functions tracked (1-4096, default 64)");
+
+static struct tpstat_probe tpstat_irq_probes[] = {
+	TPSTAT_PROBE(irq_handler_entry, tpstat_irq_handler_entry),
+	TPSTAT_PROBE(irq_handler_exit, tpstat_irq_handler_exit),
+	TPSTAT_PROBE(softirq_raise, tpstat_irq_softirq_raise),
+	TPSTAT_PROBE(softirq_entry, tpstat_irq_softirq_entry),
+	TPSTAT_PROBE(softirq_exit, tpstat_irq_softirq_exit),
+	TPSTAT_PROBE(tasklet_entry, tpstat_irq_tasklet_entry),
+	TPSTAT_PROBE(tasklet_exit, tpstat_irq_tasklet_exit),
+};
+
+static const struct tpstat_file tpstat_irq_files[] = {
+	{ .name = "hardirq", .show = tpstat_irq_hardirq_show },
+	{ .name = "hardirq_hist", .show = tpstat_irq_hardirq_hist_show },
+	{ .name = "softirq", .show = tpstat_irq_softirq_show },
+	{ .name = "softirq_hist", .show = tpstat_irq_softirq_hist_show },
+	{ .name = "softirq_latency", .show = tpstat_irq_softirq_latency_show },
+	{ .name = "tasklet", .show = tpstat_irq_tasklet_show },
+};
+
+static void tpstat_irq_reset(struct tpstat_set *set)
+{
+	tpstat_hardirq_reset();
+	tpstat_softirq_reset();
+	tpstat_tasklet_reset();
+}
+
+static struct tpstat_set tpstat_irq_set = {
+	.name = "irq",
+	.probes = tpstat_irq_probes,
+	.nr_probes = ARRAY_SIZE(tpstat_irq_probes),
+	.files = tpstat_irq_files,
+	.nr_files = ARRAY_SIZE(tpstat_irq_files),
+	.stats = tpstat_irq_stats,
+	.reset = tpstat_irq_reset,
+};
+
+static bool tpstat_irq_keys_valid(unsigned int n)
+{
+	return n && n <= TPSTAT_IRQ_MAX_KEYS;
+}
+
+static int __init tpstat_irq_init(void)
+{
+	int err;
+
+	if (!tpstat_irq_keys_valid(max_handlers) ||
+	    !tpstat_irq_keys_valid(max_tasklets)) {
+		pr_err("tpstat_irq: max_handlers and max_tasklets must be 1 to %d\n",
+		       TPSTAT_IRQ_MAX_KEYS);
+		return -EINVAL;
+	}
+	err = tpstat_hardirq_init(max_handlers);
+	if (err)
+		return err;
+	err = tpstat_softirq_init();
+	if (err)
+		goto destroy_hardirq;
+	err = tpstat_tasklet_init(max_tasklets);
+	if (err)
+		goto destroy_softirq;
+	err = tpstat_set_register(&tpstat_irq_set);
+	if (err)
+		goto destroy_tasklet;
+	return 0;
+
+destroy_tasklet:
+	tpstat_tasklet_destroy();
+destroy_softirq:
+	tpstat_softirq_destroy();
+destroy_hardirq:
+	tpstat_hardirq_destroy();
+	return err;
+}
+
+static void __exit tpstat_irq_exit(void)
+{
+	tpstat_set_unregister(&tpstat_irq_set);	/* no probe runs after this */
+	tpstat_tasklet_destroy();
+	tpstat_softirq_destroy();
+	tpstat_hardirq_destroy();
+}
+
+module_init(tpstat_irq_init);
+module_exit(tpstat_irq_exit);
+
+MODULE_DESCRIPTION("tpstat: hard IRQ handlers, softirqs and tasklets");
+MODULE_LICENSE("GPL");
