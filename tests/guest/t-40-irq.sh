@@ -1,0 +1,310 @@
+# SPDX-License-Identifier: GPL-2.0
+# tpstat_irq.ko against what was driven on purpose (tpstat_test_irq.ko: a
+# shared software IRQ line, tasklets, a held tasklet) and against the
+# kernel's own counters in /proc/interrupts and /proc/softirqs.
+
+IRQ=$TP/irq
+TI=/sys/kernel/debug/tpstat_test_irq
+NCPU=$(nproc)
+SNAP=/tmp/t-40-irq
+mkdir -p $SNAP
+
+# on CPU FILE N: writes N to the test module's FILE from CPU.
+on() { taskset -c "$1" sh -c "echo $3 > $TI/$2"; }
+
+# /proc/interrupts and our hardirq counts as "irq cpu count [handler]".
+proc_irqs() {
+	awk -v n="$NCPU" '$1 ~ /^[0-9]+:$/ {
+		sub(":", "", $1)
+		for (c = 0; c < n; c++) print $1, c, $(c + 2)
+	}' /proc/interrupts
+}
+our_irqs() {
+	awk '$1 ~ /^hardirq\.[0-9]+\..*\.cpu[0-9]+$/ {
+		n = split($1, p, "."); h = $1
+		sub(/^hardirq\.[0-9]+\./, "", h); sub(/\.cpu[0-9]+$/, "", h)
+		print p[2], substr(p[n], 4), $2, h
+	}' $IRQ/stats
+}
+# /proc/softirqs and our softirq runs as "vector cpu count [vector]".
+proc_softirqs() {
+	awk -v n="$NCPU" '$1 ~ /^[A-Z_]+:$/ {
+		sub(":", "", $1)
+		for (c = 0; c < n; c++) print $1, c, $(c + 2)
+	}' /proc/softirqs
+}
+our_softirqs() {
+	awk '$1 ~ /^softirq\.[A-Z_]+\.cpu[0-9]+$/ {
+		split($1, p, "."); print p[2], substr(p[3], 4), $2, p[2]
+	}' $IRQ/stats
+}
+
+# snap KIND NAME: /proc's (KIND proc) or our (KIND our) counts into NAME.
+snap() { "$2_$1" > $SNAP/$3; }
+
+# Reads in this order: p1 t1 p1b, the workload, p2b t2 p2. The kernel's
+# count at t1 lies between p1 and p1b, at t2 between p2b and p2, so our
+# count over t1..t2 must lie between p2b - p1b and p2 - p1, CPU by CPU,
+# give or take one event the kernel counted and the probe has not yet:
+# /proc counts on entry to the flow handler or softirq, we at the probe.
+# Prints every (item, cpu) out of bounds, and lines of /proc that moved by
+# more than that slack while we saw nothing of them.
+out_of_bounds() {
+	awk '
+	FILENAME ~ /p1$/ { p1[$1 " " $2] = $3; next }
+	FILENAME ~ /p1b$/ { p1b[$1 " " $2] = $3; next }
+	FILENAME ~ /p2b$/ { p2b[$1 " " $2] = $3; next }
+	FILENAME ~ /p2$/ { p2[$1 " " $2] = $3; next }
+	FILENAME ~ /t1$/ { t1[$1 " " $4 " " $2] = $3; next }
+	FILENAME ~ /t2$/ { t2[$1 " " $4 " " $2] = $3; ours[$1 " " $2] = 1 }
+	END {
+		for (k in t2) {
+			split(k, f, " "); pc = f[1] " " f[3]
+			got = t2[k] - t1[k]
+			low = p2b[pc] - p1b[pc] - 1; high = p2[pc] - p1[pc] + 1
+			if (!(pc in p2) || got < low || got > high)
+				print "#", f[1], f[2], "cpu" f[3], "got", got, "want", low, "to", high
+		}
+		for (pc in p2)
+			if (p2b[pc] - p1b[pc] > 1 && !(pc in ours))
+				print "#", pc, "moved", p2b[pc] - p1b[pc], "unseen"
+	}' $SNAP/$1.p1 $SNAP/$1.p1b $SNAP/$1.p2b $SNAP/$1.p2 $SNAP/$1.t1 $SNAP/$1.t2
+}
+
+# line_delta IRQ CPU SNAPSHOT: the IRQ's /proc/interrupts count on CPU.
+line_delta() {
+	awk -v k="$1 $2 " 'index($0, k) == 1 { print $3 }' $SNAP/irq.$3
+}
+
+# stat_delta KEY: KEY's value in the t2 stats minus the t1 stats.
+stat_delta() {
+	a=$(awk -v k="$1" '$1 == k { print $2 }' $SNAP/stats.t1)
+	b=$(awk -v k="$1" '$1 == k { print $2 }' $SNAP/stats.t2)
+	echo $((${b:-0} - ${a:-0}))
+}
+
+# Every histogram's buckets add up to its count: in the stats lines (a
+# histogram is a prefix with a .p50), then in each block of the files drawn
+# like BCC ("count N ..." over its rows). Prints those that do not.
+buckets_off() {
+	awk '
+	$1 ~ /\.bucket_[0-9]+_[0-9]+$/ {
+		p = $1; sub(/\.bucket_[0-9]+_[0-9]+$/, "", p); sum[p] += $2
+	}
+	$1 ~ /\.count$/ { p = $1; sub(/\.count$/, "", p); count[p] = $2 }
+	$1 ~ /\.p50$/ { p = $1; sub(/\.p50$/, "", p); hist[p] = 1 }
+	END {
+		for (p in hist)
+			if (sum[p] + 0 != count[p])
+				print "#", p, "count", count[p], "buckets", sum[p] + 0
+	}' $IRQ/stats
+	for f in hardirq_hist softirq_hist softirq_latency; do
+		awk -v f=$f '
+		function done() {
+			if (open && sum != want)
+				print "#", f, "block", n, "count", want, "buckets", sum
+		}
+		/^count [0-9]+ / { done(); open = 1; n++; want = $2; sum = 0; next }
+		/ -> .* : / { sum += $5 }
+		END { done() }' $IRQ/$f
+	done
+}
+
+# Histograms in the stats that hold events.
+hists_used() {
+	awk '$1 ~ /\.p50$/ { p = $1; sub(/\.p50$/, "", p); hist[p] = 1 }
+	$1 ~ /\.count$/ && $2 > 0 { p = $1; sub(/\.count$/, "", p); used[p] = 1 }
+	END { for (p in hist) n += (p in used); print n + 0 }' $IRQ/stats
+}
+
+IRQ_TPS="irq_handler_entry irq_handler_exit softirq_raise softirq_entry
+	softirq_exit tasklet_entry tasklet_exit"
+EVENTS=/sys/kernel/tracing/events/irq/enable
+
+# Two other probes stay on these tracepoints throughout, the generic counter
+# and ftrace's events, so that attaching and detaching ours never patches
+# kernel text. qemu's multi-threaded TCG can run stale code after text was
+# patched on one CPU while the other runs it under softirq load: toggling
+# events/irq/enable alone, with no tpstat module, ends in an int3 Oops in
+# handle_softirqs (6.12) or an endless int3 (6.1); -accel tcg,thread=single
+# does not.
+load tpstat
+check "tpstat_count.ko loads on the same tracepoints" \
+	load tpstat_count tracepoints=$(echo $IRQ_TPS | tr ' ' ,)
+echo 1 > $EVENTS
+check "tpstat_test_irq.ko loads" load tpstat_test_irq
+check "tpstat_irq.ko loads" load tpstat_irq
+for p in $IRQ_TPS; do
+	is "$p attached" "$(state_of irq $p)" attached
+done
+LINE=$(awk '/tpstat_test_irq_a/ { sub(":", "", $1); print $1 }' /proc/interrupts)
+SERIAL=$(awk '/ttyS0/ { sub(":", "", $1); print $1 }' /proc/interrupts)
+A=hardirq.$LINE.tpstat_test_irq_a
+B=hardirq.$LINE.tpstat_test_irq_b
+HI=tasklet.tpstat_test_irq_hi_[tpstat_test_irq]
+NEST=tasklet.tpstat_test_irq_in_tasklet_[tpstat_test_irq]
+
+# Exact counts from a clean start.
+echo 1 > $IRQ/reset
+on 1 fire 300
+on 0 fire 200
+is "shared line: handler a counted every interrupt" "$(stat_of irq $A.count)" 500
+is "handler a claimed them all" "$(stat_of irq $A.handled)" 500
+is "handler b was called as often" "$(stat_of irq $B.count)" 500
+is "handler b claimed none (IRQ_NONE)" "$(stat_of irq $B.handled)" 0
+is "a on cpu0" "$(stat_of irq $A.cpu0)" 200
+is "a on cpu1" "$(stat_of irq $A.cpu1)" 300
+is "a's histogram holds every call" "$(stat_of irq $A.ns.count)" 500
+check "hardirq file: a row per handler of the line" \
+	grep -q "^$LINE  *tpstat_test_irq_a  *500  *500 .* 200  *300$" $IRQ/hardirq
+check "hardirq file: b's row" \
+	grep -q "^$LINE  *tpstat_test_irq_b  *500  *0 .* 200  *300$" $IRQ/hardirq
+check "hardirq_hist has a's distribution" grep -q "^irq $LINE tpstat_test_irq_a:$" $IRQ/hardirq_hist
+
+on 1 tasklet_hi 150
+is "tasklet shown by name, counted exactly" "$(stat_of irq "$HI.count")" 150
+is "it ran on cpu1" "$(stat_of irq "$HI.cpu1")" 150
+check "tasklet file names it by symbol" \
+	grep -q '^tpstat_test_irq_hi \[tpstat_test_irq\]  *150 ' $IRQ/tasklet
+# Nothing else in the guest uses HI: ten runs of margin for a stray raise.
+within "HI softirq raised once per schedule" "$(stat_of irq softirq.HI.raised)" 150 160
+within "HI softirq ran on cpu1 for each" "$(stat_of irq softirq.HI.cpu1)" 150 160
+# Each run waited for the one before, so every raise led to its own run.
+is "one raise-to-run latency per run" "$(stat_of irq softirq.HI.latency.count)" \
+	"$(stat_of irq softirq.HI.run)"
+is "worst HI latency was on cpu1" "$(stat_of irq softirq.HI.latency.worst_cpu)" 1
+check "softirq_latency names the worst case's CPU and time" \
+	grep -q '^HI: worst [0-9]* ns on cpu1, [0-9]*\.[0-9]* s after reset$' $IRQ/softirq_latency
+check "no raw address in any file" sh -c "cd $IRQ && ! grep -qE '0x[0-9a-f]{6}|ffffffff' \
+	hardirq hardirq_hist softirq softirq_hist softirq_latency tasklet stats"
+
+# Exclusive time: each run of this tasklet is interrupted by one interrupt
+# of the line (both handlers), whose time its TASKLET softirq run gives up.
+cp $IRQ/stats $SNAP/stats.t1
+on 0 fire_in_tasklet 100
+cp $IRQ/stats $SNAP/stats.t2
+is "nested tasklet counted" "$(stat_delta "$NEST.count")" 100
+is "its interrupts counted" "$(stat_delta $A.cpu0)" 100
+taken=$(stat_delta softirq.TASKLET.irq_ns)
+nested=$(($(stat_delta $A.ns.sum) + $(stat_delta $B.ns.sum)))
+within "TASKLET softirq gave up at least its nested handlers' time" "$taken" "$nested" 999999999999
+within "and no more than all handler time" "$taken" 0 "$(stat_delta hardirq.all.ns.sum)"
+
+# Against /proc/interrupts and /proc/softirqs over a window with the line
+# fired on both CPUs, serial output, loopback pings and tasklets.
+snap irqs proc irq.p1; snap irqs our irq.t1; snap irqs proc irq.p1b
+snap softirqs proc sirq.p1; snap softirqs our sirq.t1; snap softirqs proc sirq.p1b
+on 0 fire 400
+on 1 fire 250
+on 1 tasklet_hi 50
+on 0 fire_in_tasklet 50
+i=0
+while [ $i -lt 30 ]; do
+	echo "t-40-irq: serial output $i" > /dev/ttyS0
+	i=$((i + 1))
+done
+ping -c 10 -i 0.02 127.0.0.1 > /dev/null
+snap softirqs proc sirq.p2b; snap softirqs our sirq.t2; snap softirqs proc sirq.p2
+snap irqs proc irq.p2b; snap irqs our irq.t2; snap irqs proc irq.p2
+bad=$(out_of_bounds irq)
+is "hardirq counts match /proc/interrupts, CPU by CPU" "$bad" ""
+bad=$(out_of_bounds sirq)
+is "softirq runs match /proc/softirqs, CPU by CPU" "$bad" ""
+is "the line's /proc/interrupts count moved by what we fired (cpu0)" \
+	$(($(line_delta $LINE 0 p2) - $(line_delta $LINE 0 p1))) 450
+is "and on cpu1" $(($(line_delta $LINE 1 p2) - $(line_delta $LINE 1 p1))) 250
+serial=$(awk -v i="$SERIAL" '$1 == i && $4 == "ttyS0" { s += $3 } END { print s + 0 }' $SNAP/irq.t2)
+serial0=$(awk -v i="$SERIAL" '$1 == i && $4 == "ttyS0" { s += $3 } END { print s + 0 }' $SNAP/irq.t1)
+within "serial output raised interrupts tpstat saw" $((serial - serial0)) 1 1000000
+bad=$(buckets_off)
+is "every histogram's buckets add up to its count" "$bad" ""
+within "histograms checked that hold events" "$(hists_used)" 10 100000
+
+# enable and reset.
+c0=$(stat_of irq $A.cpu0)
+echo 0 > $IRQ/enable
+on 0 fire 10
+is "disabled: nothing counted" "$(stat_of irq $A.cpu0)" $c0
+echo 1 > $IRQ/enable
+on 0 fire 10
+is "enabled again: counted" "$(stat_of irq $A.cpu0)" $((c0 + 10))
+echo 1 > $IRQ/reset
+is "reset empties the tasklet rows" "$(stat_of irq "$HI.count")" none
+is "reset zeroes the softirq rows" "$(stat_of irq softirq.HI.raised)" 0
+on 1 fire 7
+is "counts after reset" "$(stat_of irq $A.cpu1)" 7
+rmmod tpstat_irq
+
+# Capacity: the first handler seen takes the only slot, the rest drop.
+check "loads with max_handlers=1 max_tasklets=1" \
+	load tpstat_irq max_handlers=1 max_tasklets=1
+on 0 fire 20
+on 0 tasklet_hi 5
+on 0 fire_in_tasklet 5
+is "one handler kept" "$(stat_of irq hardirq.keys)" 1
+within "events of the others dropped" "$(stat_of irq hardirq.dropped)" 20 1000000
+is "one tasklet kept" "$(stat_of irq tasklet.keys)" 1
+within "the other tasklet's runs dropped" "$(stat_of irq tasklet.dropped)" 5 1000000
+within "probes file shows the drops" \
+	"$(awk '$1 == "irq" && $2 == "irq_handler_exit" { print $5 }' $TP/probes)" 20 1000000
+rmmod tpstat_irq
+for p in max_handlers=0 max_handlers=4097 max_tasklets=0 max_tasklets=4097; do
+	lines=$(kmsg_lines)
+	is "refuses $p" "$(load_error tpstat_irq $p)" EINVAL
+	within "$p: one log line" $(($(kmsg_lines) - lines)) 0 1
+done
+
+# A tasklet already running on cpu1 when the probes attach: its exit has
+# no entry, and must be skipped, not counted as a run of huge duration.
+held() { cat $TI/held; }
+wait_held() {
+	n=0
+	while [ "$(held)" != "$1" ] && [ $n -lt 100 ]; do
+		sleep 0.05
+		n=$((n + 1))
+	done
+	held
+}
+mask=$(taskset -p $$ | sed 's/.*: //')
+taskset -p 1 $$ > /dev/null
+HOLD=tasklet.tpstat_test_irq_hold_[tpstat_test_irq]
+echo 1 > $TI/hold
+is "cpu1 holds a tasklet" "$(wait_held Y)" Y
+check "tpstat_irq.ko loads meanwhile" load tpstat_irq
+echo 1 > $TI/release
+is "the tasklet ended" "$(wait_held N)" N
+is "a run that began before the probes is not counted" "$(stat_of irq "$HOLD.count")" none
+within "its exit counted as unpaired" "$(stat_of irq tasklet.unpaired)" 1 100
+within "so is its softirq's" "$(stat_of irq softirq.unpaired)" 1 100
+echo 1 > $TI/hold
+wait_held Y > /dev/null
+echo 1 > $TI/release
+is "a held run seen whole is counted once" "$(wait_held N) $(stat_of irq "$HOLD.count")" "N 1"
+taskset -p "$mask" $$ > /dev/null
+
+# reset, enable and unload while both CPUs fire, run tasklets and ping.
+lines=$(kmsg_lines)
+rm -f $SNAP/stop
+for c in 0 1; do
+	taskset -c $c sh -c "while [ ! -e $SNAP/stop ]; do
+		echo 20 > $TI/fire; echo 5 > $TI/fire_in_tasklet
+		echo 5 > $TI/tasklet_hi; ping -c 2 -i 0.01 127.0.0.1 > /dev/null
+	done" &
+done
+i=0
+while [ $i -lt 8 ]; do
+	echo 1 > $IRQ/reset && echo 0 > $IRQ/enable && echo 1 > $IRQ/enable &&
+		cat $IRQ/hardirq $IRQ/softirq $IRQ/tasklet $IRQ/stats > /dev/null &&
+		rmmod tpstat_irq && load tpstat_irq || break
+	i=$((i + 1))
+done
+touch $SNAP/stop
+wait
+is "8 rounds of reset, enable and reload under load" $i 8
+is "kernel log clean meanwhile" "$(kmsg_since $lines | grep -cE 'BUG|WARNING|Oops|rcu.*stall')" 0
+echo 1 > $IRQ/reset
+on 1 fire 33
+is "exact again afterwards" "$(stat_of irq $A.cpu1)" 33
+echo 0 > $EVENTS
+rm -rf $SNAP
+unload_all
