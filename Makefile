@@ -4,6 +4,7 @@
 # make kernels    build for every tested kernel, each in build/<version>/
 # make check      warning gates and the VM test suite on every tested kernel
 # make demo       boot a kernel in qemu, load the probes, run a workload
+# make bench      cost per event against an empty probe, ftrace, perf and BPF
 # make install    install the modules for KDIR (then modprobe works)
 
 # The running kernel's build tree if it has one, else the newest installed.
@@ -32,8 +33,11 @@ check:
 demo:
 	scripts/demo
 
+bench:
+	scripts/bench
+
 clean:
 	test -z "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	rm -rf build
 
-.PHONY: all modules install kernels check demo clean
+.PHONY: all modules install kernels check demo bench clean

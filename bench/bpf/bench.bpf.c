@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a BPF user would write to get tpstat's numbers, one program per
+ * aggregation, each into per-CPU maps as a careful BPF tool would. The
+ * loader (bench/user/bpf-run.c) loads one of them and sums the maps.
+ *
+ * tp_count runs from the event's perf handler, which first copies the
+ * event's fields into a record, as classic BPF tracepoint programs see
+ * them; the raw_* programs get the tracepoint's arguments directly.
+ */
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+#include "bench.h"
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} counts SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bench_hist);
+} hist SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, BENCH_KEYS);
+	__type(key, __u64);
+	__type(value, struct bench_row);
+} table SEC(".maps");
+
+static __always_inline int count_one(void)
+{
+	__u32 zero = 0;
+	__u64 *n = bpf_map_lookup_elem(&counts, &zero);
+
+	if (n)
+		*n += 1;
+	return 0;
+}
+
+SEC("tracepoint/tpstat_bench/tpstat_bench_fire")
+int tp_count(void *ctx)
+{
+	return count_one();
+}
+
+SEC("raw_tracepoint/tpstat_bench_fire")
+int raw_count(struct bpf_raw_tracepoint_args *ctx)
+{
+	return count_one();
+}
+
+/* fls64() without a count-leading-zeros instruction, which BPF lacks. */
+static __always_inline __u32 log2_bucket(__u64 v)
+{
+	__u32 bucket = 0;
+
+	if (v >> 32) {
+		v >>= 32;
+		bucket += 32;
+	}
+	if (v >> 16) {
+		v >>= 16;
+		bucket += 16;
+	}
+	if (v >> 8) {
+		v >>= 8;
+		bucket += 8;
+	}
+	if (v >> 4) {
+		v >>= 4;
+		bucket += 4;
+	}
+	if (v >> 2) {
+		v >>= 2;
+		bucket += 2;
+	}
+	if (v >> 1) {
+		v >>= 1;
+		bucket += 1;
+	}
+	return bucket + v;
+}
+
+SEC("raw_tracepoint/tpstat_bench_fire")
+int raw_hist(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u64 value = ctx->args[0];
+	__u32 zero = 0, bucket = log2_bucket(value);
+	struct bench_hist *h = bpf_map_lookup_elem(&hist, &zero);
+
+	if (!h || bucket >= BENCH_BUCKETS)
+		return 0;
+	h->buckets[bucket] += 1;
+	h->sum += value;
+	if (value < h->min)
+		h->min = value;
+	if (value > h->max)
+		h->max = value;
+	return 0;
+}
+
+SEC("raw_tracepoint/tpstat_bench_fire")
+int raw_table(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u64 value = ctx->args[0], key = value % BENCH_KEYS;
+	struct bench_row *row = bpf_map_lookup_elem(&table, &key);
+
+	if (!row) {
+		struct bench_row fresh = {};
+
+		bpf_map_update_elem(&table, &key, &fresh, BPF_NOEXIST);
+		row = bpf_map_lookup_elem(&table, &key);
+		if (!row)
+			return 0;
+	}
+	row->count += 1;
+	row->sum += value;
+	if (value > row->max)
+		row->max = value;
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

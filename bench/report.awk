@@ -1,0 +1,220 @@
+# SPDX-License-Identifier: GPL-2.0
+# Turns the BENCH lines of one kernel's two boots into its results section.
+# usage: awk -f report.awk ICOUNT_LOG WALL_LOG
+# Prints markdown; exits 1 if any count check failed (each one on stderr).
+
+function median(list, k,    v, c, i, j, t) {
+	c = split(list, v, " ")
+	for (i = 2; i <= c; i++)
+		for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) {
+			t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
+		}
+	if (!c)
+		return ""
+	return c % 2 ? v[(c + 1) / 2] : (v[c / 2] + v[c / 2 + 1]) / 2
+}
+
+function lowest(list,    v, c, i, m) {
+	c = split(list, v, " ")
+	for (i = 1; i <= c; i++)
+		if (i == 1 || v[i] + 0 < m)
+			m = v[i] + 0
+	return m
+}
+
+function highest(list,    v, c, i, m) {
+	c = split(list, v, " ")
+	for (i = 1; i <= c; i++)
+		if (i == 1 || v[i] + 0 > m)
+			m = v[i] + 0
+	return m
+}
+
+# A workload's median in millions, with the range of the runs beside it.
+function spread(list) {
+	return list == "" ? "n/a" : sprintf("%.1f (%.1f to %.1f)", median(list) / 1e6,
+		lowest(list) / 1e6, highest(list) / 1e6)
+}
+
+function fmt(x) { return x == "" ? "n/a" : sprintf(x < 100 ? "%.1f" : "%.0f", x) }
+function ratio(x) { return x == "" ? "n/a" : sprintf("%.2f", x) }
+function pct(x) { return x == "" ? "n/a" : sprintf("%+.2f%%", x) }
+
+# Per-event cost of a loop configuration, from the median loop time.
+function per_event(clock, label) {
+	return (clock SUBSEP label) in rep ? median(rep[clock, label]) / n : ""
+}
+
+function over(clock, label,    c, d) {
+	c = per_event(clock, label)
+	d = per_event(clock, "disabled")
+	return c == "" || d == "" ? "" : c - d
+}
+
+function times_empty(clock, label,    o, e) {
+	o = over(clock, label)
+	e = over(clock, "empty")
+	return o == "" || e == "" || e <= 0 ? "" : o / e
+}
+
+FNR == 1 { clock = FILENAME == ARGV[1] ? "icount" : "wall" }
+
+{ sub(/\r$/, "") }
+
+$1 == "BENCH" && $2 == "conf" { n = $3; reps = $4 }
+$1 == "BENCH" && $2 == "loop" {
+	if ($4 == "rep")
+		rep[clock, $3] = rep[clock, $3] " " $5
+	else
+		cold[clock, $3] = $5
+}
+$1 == "BENCH" && $2 == "all" && $4 == "rep" { all[clock, $3, $5] = all[clock, $3, $5] " " $6; cpus[$5] = 1 }
+$1 == "BENCH" && $2 == "work" && $4 == "rep" { work[clock, $3] = work[clock, $3] " " $5 }
+$1 == "BENCH" && $2 == "events" && $4 == "rep" { events[clock] = events[clock] " " $5 }
+$1 == "BENCH" && $2 == "sets" { sets = $3; for (i = 4; i <= NF; i++) sets = sets ", " $i }
+$1 == "BENCH" && $2 == "check" {
+	checks++
+	if ($4 != $5) {
+		bad++
+		printf "%s boot: %s counted %s, want %s\n", clock, $3, $4, $5 > "/dev/stderr"
+	}
+}
+
+# Mean over the CPUs of each CPU's median loop, per event.
+function all_per_event(label,    c, s, k) {
+	for (c in cpus) {
+		if (!(("wall" SUBSEP label SUBSEP c) in all))
+			return ""
+		s += median(all["wall", label, c]) / n
+		k++
+	}
+	return k ? s / k : ""
+}
+
+function row(label, title,    c) {
+	printf "| %s |", title
+	for (c = 1; c <= 2; c++) {
+		clk = c == 1 ? "icount" : "wall"
+		if (label == "disabled")
+			printf " %s | | |", fmt(per_event(clk, label))
+		else
+			printf " %s | %s | %s |", fmt(per_event(clk, label)),
+				fmt(over(clk, label)), ratio(times_empty(clk, label))
+	}
+	printf " %s |\n", fmt(((("icount" SUBSEP label) in cold) ? cold["icount", label] / n : ""))
+}
+
+# verdict(ICOUNT_OK, WALL_OK): both measures must meet a target.
+function verdict(a, b) {
+	if (a == "" && b == "")
+		return "not measured"
+	if (a && b)
+		return "met"
+	if (a || b)
+		return "missed in " (a ? "wall-clock time" : "instructions")
+	return "**missed**"
+}
+
+function le(x, limit) { return x == "" ? "" : x <= limit }
+function cheaper(clock, a, b,    x, y) {
+	x = over(clock, a); y = over(clock, b)
+	return x == "" || y == "" ? "" : x < y
+}
+function tenfold(clock, a,    x, y) {
+	x = over(clock, a); y = over(clock, "ftrace")
+	return x == "" || y == "" ? "" : 10 * x <= y
+}
+function slowdown(clock,    a, b) {
+	a = median(work[clock, "none"]); b = median(work[clock, "loaded"])
+	return a == "" || b == "" ? "" : 100 * (b - a) / a
+}
+
+END {
+	print "Per event: N = " n " events per loop, median of " reps " loops after a cold one."
+	print "`instr` is instructions (qemu -icount); `ns` is wall-clock under plain"
+	print "emulation. `over` is the cost above the disabled loop; `x empty` is"
+	print "that over the empty probe's. The last column is the first (cold) loop."
+	print ""
+	print "| configuration | instr | over | x empty | ns | over | x empty | cold instr |"
+	print "|---|--:|--:|--:|--:|--:|--:|--:|"
+	row("disabled", "tracepoint disabled (loop only)")
+	row("empty", "empty probe (the floor)")
+	row("counter", "tpstat counter")
+	row("hist", "tpstat log2 histogram")
+	row("table", "tpstat keyed table")
+	row("generic", "generic counter (tpstat_count)")
+	row("atomic", "one shared atomic counter")
+	row("ftrace", "ftrace event to the ring buffer")
+	row("ftrace_hist", "ftrace hist trigger (value.log2)")
+	row("perf", "perf counting (perf_event_open)")
+	row("bpf_tp", "BPF tracepoint: count")
+	row("bpf_raw", "BPF raw_tracepoint: count")
+	row("bpf_raw_hist", "BPF raw_tracepoint: log2 histogram")
+	row("bpf_raw_table", "BPF raw_tracepoint: keyed table")
+
+	print ""
+	print "Scaling (wall-clock ns per event above the disabled loop; icount runs"
+	print "the vCPUs in turn, so only wall-clock time can show contention):"
+	print ""
+	print "| probe | one CPU | every CPU at once |"
+	print "|---|--:|--:|"
+	d1 = per_event("wall", "disabled"); dn = all_per_event("disabled")
+	split("empty counter atomic", scale, " ")
+	split("empty probe|tpstat counter (per CPU)|one shared atomic counter", names, "|")
+	for (i = 1; i <= 3; i++) {
+		one = per_event("wall", scale[i]); many = all_per_event(scale[i])
+		printf "| %s | %s | %s |\n", names[i],
+			fmt(one == "" || d1 == "" ? "" : one - d1),
+			fmt(many == "" || dn == "" ? "" : many - dn)
+	}
+
+	print ""
+	print "Whole system: the fixed workload (bench/user/workload.c), median and"
+	print "range of the repeated runs, with no probe set and with every set"
+	print "under probes/ loaded (" sets ")."
+	print ""
+	print "| measure | no probe sets | all probe sets | slowdown |"
+	print "|---|--:|--:|--:|"
+	printf "| instructions (M) | %s | %s | %s |\n", spread(work["icount", "none"]),
+		spread(work["icount", "loaded"]), pct(slowdown("icount"))
+	printf "| wall-clock (ms) | %s | %s | %s |\n", spread(work["wall", "none"]),
+		spread(work["wall", "loaded"]), pct(slowdown("wall"))
+	ev = median(events["icount"])
+	if (ev > 0)
+		printf "\nThe sets counted %d events per run: %.1f instructions each, all told.\n",
+			ev, (median(work["icount", "loaded"]) - median(work["icount", "none"])) / ev
+
+	print ""
+	print "| target | instr | ns | verdict |"
+	print "|---|--:|--:|---|"
+	split("counter 1.25|hist 2|table 3", lim, "|")
+	for (i = 1; i <= 3; i++) {
+		split(lim[i], t, " ")
+		a = times_empty("icount", t[1]); b = times_empty("wall", t[1])
+		printf "| %s at most %sx the empty probe | %s | %s | %s |\n", t[1], t[2],
+			ratio(a), ratio(b), verdict(le(a, t[2]), le(b, t[2]))
+	}
+	split("counter bpf_raw|hist bpf_raw_hist|table bpf_raw_table", pair, "|")
+	for (i = 1; i <= 3; i++) {
+		split(pair[i], t, " ")
+		printf "| %s cheaper than %s | %s vs %s | %s vs %s | %s |\n", t[1], t[2],
+			fmt(over("icount", t[1])), fmt(over("icount", t[2])),
+			fmt(over("wall", t[1])), fmt(over("wall", t[2])),
+			verdict(cheaper("icount", t[1], t[2]), cheaper("wall", t[1], t[2]))
+	}
+	for (i = 1; i <= 3; i++) {
+		split(pair[i], t, " ")
+		printf "| %s 10x cheaper than an ftrace event | %s vs %s | %s vs %s | %s |\n", t[1],
+			fmt(over("icount", t[1])), fmt(over("icount", "ftrace")),
+			fmt(over("wall", t[1])), fmt(over("wall", "ftrace")),
+			verdict(tenfold("icount", t[1]), tenfold("wall", t[1]))
+	}
+	a = slowdown("icount"); b = slowdown("wall")
+	printf "| all probe sets slow the workload < 2%% | %s | %s | %s |\n",
+		pct(a), pct(b), verdict(a == "" ? "" : a < 2, b == "" ? "" : b < 2)
+
+	print ""
+	printf "Count checks: %d of %d configurations counted exactly the events fired.\n",
+		checks - bad, checks
+	exit bad > 0
+}
