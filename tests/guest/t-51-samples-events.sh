@@ -42,6 +42,10 @@ until_producer() {
 	[ "$pid" = none ] && echo stopped || echo running
 }
 
+# Enabling an event also records task names, through probes on the
+# scheduler's tracepoints; patching that hot code in and out hangs a CPU now
+# and then under qemu's TCG (text_poke_bp), so these tests do without names.
+echo 0 > $TR/options/record-cmd
 echo > $TR/trace
 check "tpstat_sample_events loads" load tpstat_sample_events
 for e in sample_fields sample_even sample_odd sample_tenth sample_produced; do
@@ -137,7 +141,7 @@ is "disabling it stops the producer" "$(until_producer stopped)" stopped
 n=$(recorded sample_produced)
 within "it produced while enabled" "$n" 1 1000
 is "every record came from that thread" \
-	"$(grep -c "^ *tpstat_producer-$first .* sample_produced: nr=" $TR/trace)" "$n"
+	"$(grep -c -e "-$first  *\[[0-9]*\] .* sample_produced: nr=" $TR/trace)" "$n"
 echo 1 > $EV/sample_produced/enable
 is "enabling it again starts a producer" "$(until_producer running)" running
 check "a new one" test "$(producer_pid)" != "$first"
@@ -170,4 +174,5 @@ check "the module unloads with its event enabled" rmmod tpstat_sample_events
 is "unloading stopped the producer" "$(until_producer stopped)" stopped
 check "its events are gone from tracefs" test ! -e $EV
 echo > $TR/trace
+echo 1 > $TR/options/record-cmd
 unload_all
