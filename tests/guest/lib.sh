@@ -75,6 +75,20 @@ kmsg_lines() { dmesg | wc -l; }
 # Kernel log lines since line N.
 kmsg_since() { dmesg | tail -n "+$(($1 + 1))"; }
 
+# Loads every module of the payload in an order their symbols allow: each
+# pass loads what it can, until a pass loads nothing more.
+load_everything() {
+	while :; do
+		more=0
+		for m in "$KO"/tpstat_*.ko; do
+			m=$(basename "$m" .ko)
+			grep -q "^$m " /proc/modules && continue
+			load "$m" 2>/dev/null && more=1
+		done
+		[ $more -eq 1 ] || return 0
+	done
+}
+
 # Unloads every tpstat module, users before what they use: each pass removes
 # those nothing depends on any more.
 unload_all() {

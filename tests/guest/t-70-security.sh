@@ -16,10 +16,7 @@ load tpstat
 load tpstat_test_tp
 load tpstat_test_probe
 load tpstat_count tracepoints=tpstat_test_fire,sched_switch,kmalloc
-for m in "$KO"/tpstat_*.ko; do
-	m=$(basename "$m" .ko)
-	grep -q "^$m " /proc/modules || load "$m"
-done
+load_everything
 fire 100
 
 wide=$(find $TP -type f | while read -r f; do

@@ -5,10 +5,7 @@ load tpstat
 load tpstat_test_tp
 load tpstat_test_probe
 load tpstat_count tracepoints=tpstat_test_fire
-for m in "$KO"/tpstat_*.ko; do
-	m=$(basename "$m" .ko)
-	grep -q "^$m " /proc/modules || load "$m"
-done
+load_everything
 fire 100
 
 # The data no refused write may change: the stats of every set that keeps
