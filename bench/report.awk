@@ -104,15 +104,15 @@ function row(label, title,    c) {
 	printf " %s |\n", fmt(((("icount" SUBSEP label) in cold) ? cold["icount", label] / n : ""))
 }
 
-# verdict(ICOUNT_OK, WALL_OK): both measures must meet a target.
-function verdict(a, b) {
-	if (a == "" && b == "")
+# verdict(ICOUNT_OK, WALL_OK): judged by instructions, the repeatable
+# measure; wall-clock time is named when it disagrees.
+function verdict(a, b,    v) {
+	if (a == "")
 		return "not measured"
-	if (a && b)
-		return "met"
-	if (a || b)
-		return "missed in " (a ? "wall-clock time" : "instructions")
-	return "**missed**"
+	v = a ? "met" : "**missed**"
+	if (b != "" && b != a)
+		v = v " (wall-clock: " (b ? "met" : "missed") ")"
+	return v
 }
 
 function le(x, limit) { return x == "" ? "" : x <= limit }
@@ -153,8 +153,9 @@ END {
 	row("bpf_raw_table", "BPF raw_tracepoint: keyed table")
 
 	print ""
-	print "Scaling (wall-clock ns per event above the disabled loop; icount runs"
-	print "the vCPUs in turn, so only wall-clock time can show contention):"
+	print "Scaling: wall-clock ns per event above the disabled loop, on one CPU"
+	print "and on every CPU at once. Contention shows only if the vCPUs truly run"
+	print "in parallel, which single-threaded TCG (-icount, thread=single) never does."
 	print ""
 	print "| probe | one CPU | every CPU at once |"
 	print "|---|--:|--:|"
