@@ -122,12 +122,9 @@ IRQ_TPS="irq_handler_entry irq_handler_exit softirq_raise softirq_entry
 EVENTS=/sys/kernel/tracing/events/irq/enable
 
 # Two other probes stay on these tracepoints throughout, the generic counter
-# and ftrace's events, so that attaching and detaching ours never patches
-# kernel text. qemu's multi-threaded TCG can run stale code after text was
-# patched on one CPU while the other runs it under softirq load: toggling
-# events/irq/enable alone, with no tpstat module, ends in an int3 Oops in
-# handle_softirqs (6.12) or an endless int3 (6.1); -accel tcg,thread=single
-# does not.
+# and ftrace's events: ours must count the same beside them, and attaching
+# and detaching ours then never patches kernel text, which qemu mishandles
+# when it runs a thread per vCPU (see scripts/vm-run).
 load tpstat
 check "tpstat_count.ko loads on the same tracepoints" \
 	load tpstat_count tracepoints=$(echo $IRQ_TPS | tr ' ' ,)
@@ -256,17 +253,23 @@ done
 
 # A tasklet already running on cpu1 when the probes attach: its exit has
 # no entry, and must be skipped, not counted as a run of huge duration.
-held() { cat $TI/held; }
+# wait_held Y|N: polls the held file without forking, for 10 s at most.
 wait_held() {
 	n=0
-	while [ "$(held)" != "$1" ] && [ $n -lt 100 ]; do
+	read -r h < $TI/held
+	while [ "$h" != "$1" ] && [ $n -lt 200 ]; do
 		sleep 0.05
+		read -r h < $TI/held
 		n=$((n + 1))
 	done
-	held
+	echo "$h"
 }
-mask=$(taskset -p $$ | sed 's/.*: //')
-taskset -p 1 $$ > /dev/null
+# This shell must stay off cpu1 meanwhile. run-tests sources us in a
+# pipeline's subshell, where $$ is still its parent: ask a child instead.
+sh -c 'echo $PPID' > $SNAP/pid
+read -r me < $SNAP/pid
+mask=$(taskset -p $me | sed 's/.*: //')
+taskset -p 1 $me > /dev/null
 HOLD=tasklet.tpstat_test_irq_hold_[tpstat_test_irq]
 echo 1 > $TI/hold
 is "cpu1 holds a tasklet" "$(wait_held Y)" Y
@@ -280,7 +283,7 @@ echo 1 > $TI/hold
 wait_held Y > /dev/null
 echo 1 > $TI/release
 is "a held run seen whole is counted once" "$(wait_held N) $(stat_of irq "$HOLD.count")" "N 1"
-taskset -p "$mask" $$ > /dev/null
+taskset -p "$mask" $me > /dev/null
 
 # reset, enable and unload while both CPUs fire, run tasklets and ping.
 lines=$(kmsg_lines)
