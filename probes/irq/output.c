@@ -132,9 +132,17 @@ static void stat_word(char *buf, size_t size, const char *label)
 	buf[i] = '\0';
 }
 
-int tpstat_irq_hardirq_show(struct seq_file *m, struct tpstat_set *set)
+/*
+ * The body of a per-key table: one row per key of @n in use, sorted by
+ * @cmp, then the dropped count. The caller has printed the header;
+ * @print_row prints a row's leading columns, the per-CPU counts follow.
+ */
+static int named_table(struct seq_file *m, const struct tpstat_irq_named *n,
+		       cmp_func_t cmp,
+		       void (*print_row)(struct seq_file *m,
+					 const struct named_row *row,
+					 const struct tpstat_hist_summary *s))
 {
-	const struct tpstat_irq_named *n = &tpstat_hardirq_handlers;
 	struct tpstat_hist_summary *s;
 	struct named_row *rows;
 	unsigned int i, nr;
@@ -143,20 +151,14 @@ int tpstat_irq_hardirq_show(struct seq_file *m, struct tpstat_set *set)
 	s = kmalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
-	err = named_rows(n, hardirq_row_cmp, &rows, &nr);
+	err = named_rows(n, cmp, &rows, &nr);
 	if (err)
 		goto out;
-	seq_printf(m, "%-5s %-24s %12s %12s %14s %10s %10s", "irq", "handler",
-		   "count", "handled", "total_ns", "avg_ns", "max_ns");
-	tpstat_print_cpu_columns(m, 12);
 	for (i = 0; i < nr; i++) {
 		const struct tpstat_hist *h = &n->ns[rows[i].id];
 
 		tpstat_hist_fold(h, s);
-		seq_printf(m, "%-5u %-24s %12llu %12llu %14llu %10llu %10llu",
-			   row_irq(&rows[i]), rows[i].label, s->count,
-			   tpstat_counter_sum(&tpstat_hardirq_handled[rows[i].id]),
-			   s->sum, hist_avg(s), s->max);
+		print_row(m, &rows[i], s);
 		print_hist_cpus(m, h);
 	}
 	seq_printf(m, "dropped %llu\n", tpstat_counter_sum(&n->dropped));
@@ -164,6 +166,24 @@ int tpstat_irq_hardirq_show(struct seq_file *m, struct tpstat_set *set)
 out:
 	kfree(s);
 	return err;
+}
+
+static void hardirq_row(struct seq_file *m, const struct named_row *row,
+			const struct tpstat_hist_summary *s)
+{
+	seq_printf(m, "%-5u %-24s %12llu %12llu %14llu %10llu %10llu",
+		   row_irq(row), row->label, s->count,
+		   tpstat_counter_sum(&tpstat_hardirq_handled[row->id]),
+		   s->sum, hist_avg(s), s->max);
+}
+
+int tpstat_irq_hardirq_show(struct seq_file *m, struct tpstat_set *set)
+{
+	seq_printf(m, "%-5s %-24s %12s %12s %14s %10s %10s", "irq", "handler",
+		   "count", "handled", "total_ns", "avg_ns", "max_ns");
+	tpstat_print_cpu_columns(m, 12);
+	return named_table(m, &tpstat_hardirq_handlers, hardirq_row_cmp,
+			   hardirq_row);
 }
 
 int tpstat_irq_hardirq_hist_show(struct seq_file *m, struct tpstat_set *set)
@@ -266,36 +286,19 @@ int tpstat_irq_softirq_latency_show(struct seq_file *m, struct tpstat_set *set)
 	return err;
 }
 
+static void tasklet_row(struct seq_file *m, const struct named_row *row,
+			const struct tpstat_hist_summary *s)
+{
+	seq_printf(m, "%-48s %12llu %14llu %10llu %10llu", row->label,
+		   s->count, s->sum, hist_avg(s), s->max);
+}
+
 int tpstat_irq_tasklet_show(struct seq_file *m, struct tpstat_set *set)
 {
-	const struct tpstat_irq_named *n = &tpstat_tasklets;
-	struct tpstat_hist_summary *s;
-	struct named_row *rows;
-	unsigned int i, nr;
-	int err;
-
-	s = kmalloc(sizeof(*s), GFP_KERNEL);
-	if (!s)
-		return -ENOMEM;
-	err = named_rows(n, tasklet_row_cmp, &rows, &nr);
-	if (err)
-		goto out;
 	seq_printf(m, "%-48s %12s %14s %10s %10s", "function", "count",
 		   "total_ns", "avg_ns", "max_ns");
 	tpstat_print_cpu_columns(m, 12);
-	for (i = 0; i < nr; i++) {
-		const struct tpstat_hist *h = &n->ns[rows[i].id];
-
-		tpstat_hist_fold(h, s);
-		seq_printf(m, "%-48s %12llu %14llu %10llu %10llu", rows[i].label,
-			   s->count, s->sum, hist_avg(s), s->max);
-		print_hist_cpus(m, h);
-	}
-	seq_printf(m, "dropped %llu\n", tpstat_counter_sum(&n->dropped));
-	kvfree(rows);
-out:
-	kfree(s);
-	return err;
+	return named_table(m, &tpstat_tasklets, tasklet_row_cmp, tasklet_row);
 }
 
 /* "<prefix>.count", ".cpuN" and the time histogram of one key. */
