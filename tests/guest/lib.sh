@@ -70,6 +70,12 @@ write_error() { printf "$2" | /payload/bin/write-once "$1"; }
 # What one load of MODULE with PARAMS gets: "loaded" or the errno's name.
 load_error() { /payload/bin/load-once "$KO/$1.ko" "$2"; }
 
+# Whole seconds since boot.
+uptime_s() {
+	read -r up rest < /proc/uptime
+	echo "${up%.*}"
+}
+
 kmsg_lines() { dmesg | wc -l; }
 
 # Kernel log lines since line N.

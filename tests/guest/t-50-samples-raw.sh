@@ -25,12 +25,6 @@ classic_saw() {
 	kmsg_since "$1" | sed -n 's/.*tpstat_sample_classic: saw \([0-9]*\) subsys_event_tp and \([0-9]*\) subsys_eventb_tp$/\1 \2/p'
 }
 
-# Whole seconds since boot.
-uptime_s() {
-	read -r up rest < /proc/uptime
-	echo "${up%.*}"
-}
-
 # ratelimit_most T0: lines printk_ratelimited() allows from second T0 on,
 # ten per five-second interval begun: 10 when all took under four seconds.
 ratelimit_most() { echo $((10 * (($(uptime_s) - $1 + 1) / 5 + 1))); }
