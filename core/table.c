@@ -115,37 +115,18 @@ static struct tpstat_table_slot *tpstat_table_claim(struct tpstat_table *t,
 	return NULL;
 }
 
-static void tpstat_local64_raise(local64_t *l, u64 value)
+bool tpstat_table_add_slow(struct tpstat_table *t, u64 key, u64 value)
 {
-	u64 old = local64_read(l);
+	struct tpstat_table_slot *slot = tpstat_table_claim(t, key);
 
-	while (value > old) {
-		u64 seen = local64_cmpxchg(l, old, value);
-
-		if (seen == old)
-			break;
-		old = seen;
-	}
-}
-
-bool tpstat_table_add(struct tpstat_table *t, u64 key, u64 value)
-{
-	struct tpstat_table_slot *slot;
-
-	/* Faultable tracepoints (syscalls, 6.13+) call probes preemptible. */
-	preempt_disable_notrace();
-	slot = tpstat_table_claim(t, key);
-	if (slot) {
-		local64_inc(&slot->count);
-		local64_add(value, &slot->sum);
-		tpstat_local64_raise(&slot->max, value);
-	} else {
+	if (!slot) {
 		tpstat_counter_inc(&t->dropped);
+		return false;
 	}
-	preempt_enable_notrace();
-	return slot;
+	tpstat_table_slot_add(slot, value);
+	return true;
 }
-EXPORT_SYMBOL_GPL(tpstat_table_add);
+EXPORT_SYMBOL_GPL(tpstat_table_add_slow);
 
 static int tpstat_row_cmp_key(const void *a, const void *b)
 {

@@ -7,6 +7,10 @@
 #define _TPSTAT_TABLE_H
 
 #include <asm/local64.h>
+#include <linux/compiler.h>
+#include <linux/hash.h>
+#include <linux/preempt.h>
+#include <linux/smp.h>
 #include <linux/types.h>
 #include <tpstat/counter.h>
 
@@ -69,6 +73,31 @@ void tpstat_table_destroy(struct tpstat_table *t);
 /* Only while no probe can write the table: the core detaches them first. */
 void tpstat_table_reset(struct tpstat_table *t);
 
+/* Raise @l to @value; a nested update on this CPU makes the cmpxchg retry. */
+static inline void tpstat_local64_raise(local64_t *l, u64 value)
+{
+	u64 old = local64_read(l);
+
+	while (value > old) {
+		u64 seen = local64_cmpxchg(l, old, value);
+
+		if (seen == old)
+			break;
+		old = seen;
+	}
+}
+
+static inline void tpstat_table_slot_add(struct tpstat_table_slot *slot,
+					 u64 value)
+{
+	local64_inc(&slot->count);
+	local64_add(value, &slot->sum);
+	tpstat_local64_raise(&slot->max, value);
+}
+
+/* tpstat_table_add() when @key is not in its home slot; preemption is off. */
+bool tpstat_table_add_slow(struct tpstat_table *t, u64 key, u64 value);
+
 /**
  * tpstat_table_add() - count one event for @key on this CPU
  * @t: the table
@@ -76,11 +105,28 @@ void tpstat_table_reset(struct tpstat_table *t);
  * @value: added to the key's sum and compared with its max
  *
  * Safe in any context, including a probe that interrupts another probe
- * updating the same table on the same CPU.
+ * updating the same table on the same CPU. Inline for the common case, a
+ * key already held in the slot its hash names; the rest is out of line.
  *
  * Return: false if the key was new and this CPU's table was full.
  */
-bool tpstat_table_add(struct tpstat_table *t, u64 key, u64 value);
+static inline bool tpstat_table_add(struct tpstat_table *t, u64 key,
+				    u64 value)
+{
+	struct tpstat_table_slot *home;
+	bool counted = true;
+
+	/* Faultable tracepoints (syscalls, 6.13+) call probes preemptible. */
+	preempt_disable_notrace();
+	home = &t->slots[((size_t)smp_processor_id() << t->bits) +
+			 hash_64(key, t->bits)];
+	if (likely(READ_ONCE(home->key) == key))
+		tpstat_table_slot_add(home, value);
+	else
+		counted = tpstat_table_add_slow(t, key, value);
+	preempt_enable_notrace();
+	return counted;
+}
 
 /**
  * tpstat_table_rows() - fold all CPUs into rows sorted by count, highest first
