@@ -101,7 +101,7 @@ static inline void tpstat_hist_lower(u64 __percpu *slot, u64 value)
 {
 	u64 old = this_cpu_read(*slot);
 
-	while (value < old) {
+	while (unlikely(value < old)) {
 		u64 seen = this_cpu_cmpxchg(*slot, old, value);
 
 		if (seen == old)
@@ -114,7 +114,7 @@ static inline void tpstat_hist_raise(u64 __percpu *slot, u64 value)
 {
 	u64 old = this_cpu_read(*slot);
 
-	while (value > old) {
+	while (unlikely(value > old)) {
 		u64 seen = this_cpu_cmpxchg(*slot, old, value);
 
 		if (seen == old)
@@ -130,10 +130,13 @@ static inline void tpstat_hist_raise(u64 __percpu *slot, u64 value)
  */
 static inline void tpstat_hist_add(struct tpstat_hist *h, u64 value)
 {
-	this_cpu_inc(h->pcpu->buckets[fls64(value)]);
-	this_cpu_add(h->pcpu->sum, value);
-	tpstat_hist_lower(&h->pcpu->min, value);
-	tpstat_hist_raise(&h->pcpu->max, value);
+	/* Read once: each per-CPU operation would make the compiler reload it. */
+	struct tpstat_hist_cpu __percpu *pcpu = h->pcpu;
+
+	this_cpu_inc(pcpu->buckets[(unsigned int)fls64(value)]);
+	this_cpu_add(pcpu->sum, value);
+	tpstat_hist_lower(&pcpu->min, value);
+	tpstat_hist_raise(&pcpu->max, value);
 }
 
 #endif /* _TPSTAT_HIST_H */

@@ -78,7 +78,7 @@ static inline void tpstat_local64_raise(local64_t *l, u64 value)
 {
 	u64 old = local64_read(l);
 
-	while (value > old) {
+	while (unlikely(value > old)) {
 		u64 seen = local64_cmpxchg(l, old, value);
 
 		if (seen == old)
