@@ -61,7 +61,7 @@ for task in $TASKS; do
 done
 
 # A module whose file a task is writing is busy (EAGAIN) for that moment.
-# The loader's loops stay in the shell: a fork costs a third of a second
+# The loader's loops stay in the shell: a fork and exec cost 150 ms
 # on the debug kernel.
 unload() {
 	try=0
