@@ -55,9 +55,12 @@ writers() {
 # At nice 10 they share one emulated CPU while the loader has most of the
 # other: without it the loader crawled at a sixth of the guest.
 TASKS="workload traffic firer readers writers"
+pids= started=0
 for task in $TASKS; do
 	{ rounds=0; $task; echo $rounds > /tmp/stress-$task; } 2>/dev/null &
 	renice -n 10 -p $! >/dev/null
+	pids="$pids $!"
+	started=$((started + 1))
 done
 
 # A module whose file a task is writing is busy (EAGAIN) for that moment.
@@ -94,8 +97,13 @@ while [ $done_cycles -lt "$cycles" ]; do
 	done_cycles=$((done_cycles + 1))
 	[ $((done_cycles % 25)) -eq 0 ] && echo "# $T: $done_cycles cycles"
 done
+alive=0
+for pid in $pids; do
+	kill -0 "$pid" 2>/dev/null && alive=$((alive + 1))
+done
 touch $STOP
 wait
+is "every background task still ran when the last cycle ended" $alive $started
 is "load/unload cycles under load" $done_cycles "$cycles"
 for task in $TASKS; do
 	within "$task kept running alongside" "$(cat /tmp/stress-$task)" 10 999999999
