@@ -3,6 +3,7 @@
  * The files under /sys/kernel/debug/tpstat/: version and probes at the top,
  * then a directory per probe set with enable, reset, stats and its own files.
  */
+#include <linux/cpu.h>
 #include <linux/debugfs.h>
 #include <linux/math64.h>
 #include <linux/module.h>
@@ -48,7 +49,8 @@ static int tpstat_stats_show(struct seq_file *m, struct tpstat_set *set)
 {
 	struct tpstat_probe *probe;
 
-	seq_printf(m, "since_reset_ns %llu\n", ktime_get_ns() - set->reset_ns);
+	seq_printf(m, "since_reset_ns %llu\n",
+		   ktime_get_ns() - READ_ONCE(set->reset_ns));
 	seq_printf(m, "enabled %d\n", set->enabled);
 	tpstat_for_each_probe(probe, set) {
 		seq_printf(m, "%s.hits %llu\n", probe->name,
@@ -71,7 +73,7 @@ static void tpstat_print_header(struct seq_file *m,
 				const struct tpstat_binding *b)
 {
 	u32 rem;
-	u64 secs = div_u64_rem(ktime_get_ns() - b->set->reset_ns,
+	u64 secs = div_u64_rem(ktime_get_ns() - READ_ONCE(b->set->reset_ns),
 			       NSEC_PER_SEC, &rem);
 
 	seq_printf(m, "# %s/%s: %llu.%03u s since reset\n", b->set->name,
@@ -85,13 +87,24 @@ static int tpstat_file_show(struct seq_file *m, void *unused)
 
 	if (!b->file->show)
 		return -EACCES;
-	mutex_lock(&tpstat_mutex);
+	mutex_lock(&b->set->lock);
+	/* The CPU columns of a header and of its rows must agree. */
+	cpus_read_lock();
 	if (!b->file->no_header)
 		tpstat_print_header(m, b);
 	err = b->file->show(m, b->set);
-	mutex_unlock(&tpstat_mutex);
+	cpus_read_unlock();
+	mutex_unlock(&b->set->lock);
 	return err;
 }
+
+void *tpstat_file_priv(struct seq_file *m)
+{
+	const struct tpstat_binding *b = m->private;
+
+	return b->file->priv;
+}
+EXPORT_SYMBOL_GPL(tpstat_file_priv);
 
 static int tpstat_file_open(struct inode *inode, struct file *file)
 {
@@ -191,7 +204,7 @@ void tpstat_print_cpu_columns(struct seq_file *m, int width)
 	char title[16];
 	int cpu;
 
-	for_each_possible_cpu(cpu) {
+	tpstat_for_each_shown_cpu(cpu) {
 		snprintf(title, sizeof(title), "cpu%d", cpu);
 		seq_printf(m, " %*s", width, title);
 	}
@@ -215,12 +228,17 @@ static int tpstat_probes_show(struct seq_file *m, void *unused)
 		   "state", "hits", "dropped");
 	mutex_lock(&tpstat_mutex);
 	list_for_each_entry(set, &tpstat_sets, node) {
-		tpstat_for_each_probe(probe, set)
+		tpstat_for_each_probe(probe, set) {
+			/* A reset empties the old generation only after this. */
+			rcu_read_lock();
 			seq_printf(m, "%-16s %-32s %-9s %14llu %10llu\n",
 				   set->name, probe->name,
 				   tpstat_probe_state(probe),
 				   tpstat_counter_sum(&probe->hits),
 				   tpstat_counter_sum(&probe->dropped));
+			rcu_read_unlock();
+		}
+		cond_resched();
 	}
 	mutex_unlock(&tpstat_mutex);
 	return 0;

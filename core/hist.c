@@ -24,81 +24,141 @@ static u64 tpstat_bucket_high(unsigned int i)
 	return i == TPSTAT_HIST_BUCKETS - 1 ? U64_MAX : (1ULL << i) - 1;
 }
 
-static s64 tpstat_hist_bytes(void)
+static struct tpstat_hist *to_hist(struct tpstat_data *d)
 {
-	return sizeof(struct tpstat_hist_cpu) * num_possible_cpus();
+	return container_of(d, struct tpstat_hist, data);
 }
 
-void tpstat_hist_reset(struct tpstat_hist *h)
+static unsigned int tpstat_hist_nr(const struct tpstat_hist *h)
 {
+	return h->nr ?: 1;
+}
+
+static int tpstat_hist_alloc(struct tpstat_data *d, unsigned int gen)
+{
+	struct tpstat_hist *h = to_hist(d);
+
+	h->gen[gen] = __alloc_percpu(tpstat_hist_nr(h) *
+				     sizeof(struct tpstat_hist_cpu),
+				     __alignof__(struct tpstat_hist_cpu));
+	return h->gen[gen] ? 0 : -ENOMEM;
+}
+
+static void tpstat_hist_free(struct tpstat_data *d, unsigned int gen)
+{
+	struct tpstat_hist *h = to_hist(d);
+
+	free_percpu(h->gen[gen]);
+	h->gen[gen] = NULL;
+}
+
+static void tpstat_hist_clear(struct tpstat_data *d, unsigned int gen)
+{
+	struct tpstat_hist *h = to_hist(d);
+	unsigned int i;
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		struct tpstat_hist_cpu *hc = per_cpu_ptr(h->pcpu, cpu);
+		struct tpstat_hist_cpu *hc = per_cpu_ptr(h->gen[gen], cpu);
 
-		memset(hc, 0, sizeof(*hc));
-		hc->min = U64_MAX;
+		for (i = 0; i < tpstat_hist_nr(h); i++) {
+			memset(&hc[i], 0, sizeof(hc[i]));
+			hc[i].min = U64_MAX;
+		}
 	}
 }
-EXPORT_SYMBOL_GPL(tpstat_hist_reset);
 
-int tpstat_hist_init(struct tpstat_hist *h, const char *unit)
+static void tpstat_hist_publish(struct tpstat_data *d, unsigned int gen)
 {
-	h->unit = unit;
-	h->pcpu = alloc_percpu(struct tpstat_hist_cpu);
-	if (!h->pcpu)
-		return -ENOMEM;
-	tpstat_memory_account(TPSTAT_MEM_HISTOGRAMS, tpstat_hist_bytes());
-	tpstat_hist_reset(h);
-	return 0;
+	struct tpstat_hist *h = to_hist(d);
+
+	tpstat_data_publish(h->pcpu, h->gen[gen]);
 }
-EXPORT_SYMBOL_GPL(tpstat_hist_init);
 
-void tpstat_hist_destroy(struct tpstat_hist *h)
+static size_t tpstat_hist_bytes(const struct tpstat_data *d)
 {
-	if (h->pcpu)
-		tpstat_memory_account(TPSTAT_MEM_HISTOGRAMS, -tpstat_hist_bytes());
-	free_percpu(h->pcpu);
-	h->pcpu = NULL;
+	const struct tpstat_hist *h = container_of(d, struct tpstat_hist, data);
+
+	return (size_t)tpstat_hist_nr(h) * sizeof(struct tpstat_hist_cpu) *
+	       num_possible_cpus();
 }
-EXPORT_SYMBOL_GPL(tpstat_hist_destroy);
 
-void tpstat_hist_fold(const struct tpstat_hist *h, struct tpstat_hist_summary *s)
+const struct tpstat_data_ops tpstat_hist_ops = {
+	.kind = TPSTAT_MEM_HISTOGRAMS,
+	.alloc = tpstat_hist_alloc,
+	.free = tpstat_hist_free,
+	.clear = tpstat_hist_clear,
+	.publish = tpstat_hist_publish,
+	.bytes = tpstat_hist_bytes,
+};
+EXPORT_SYMBOL_GPL(tpstat_hist_ops);
+
+/*
+ * Keeps min and max within the buckets that hold events: a probe still
+ * between its updates on another CPU, or a nested one, must never make a
+ * reader print a min above the lowest bucket or a max below the highest.
+ */
+void __tpstat_hist_settle(struct tpstat_hist_summary *s)
 {
-	unsigned int i;
+	unsigned int i, first = TPSTAT_HIST_BUCKETS, last = 0;
+
+	for (i = 0; i < TPSTAT_HIST_BUCKETS; i++) {
+		if (!s->buckets[i])
+			continue;
+		first = min(first, i);
+		last = i;
+	}
+	if (!s->count) {
+		s->min = 0;
+		s->max = 0;
+		s->sum = 0;
+		return;
+	}
+	s->min = clamp(s->min, tpstat_bucket_low(first), tpstat_bucket_high(first));
+	s->max = clamp(s->max, tpstat_bucket_low(last), tpstat_bucket_high(last));
+}
+
+void tpstat_hist_fold_at(const struct tpstat_hist *h, unsigned int i,
+			 struct tpstat_hist_summary *s)
+{
+	struct tpstat_hist_cpu __percpu *pcpu = READ_ONCE(h->pcpu) + i;
+	unsigned int b;
 	int cpu;
 
 	memset(s, 0, sizeof(*s));
 	s->min = U64_MAX;
 	for_each_possible_cpu(cpu) {
-		const struct tpstat_hist_cpu *hc = per_cpu_ptr(h->pcpu, cpu);
+		const struct tpstat_hist_cpu *hc = per_cpu_ptr(pcpu, cpu);
 
-		for (i = 0; i < TPSTAT_HIST_BUCKETS; i++) {
-			u64 n = READ_ONCE(hc->buckets[i]);
+		for (b = 0; b < TPSTAT_HIST_BUCKETS; b++) {
+			u64 n = READ_ONCE(hc->buckets[b]);
 
-			s->buckets[i] += n;
+			s->buckets[b] += n;
 			s->count += n;
 		}
+		/* Pairs with the smp_wmb() in tpstat_hist_cpu_add(). */
+		smp_rmb();
 		s->sum += READ_ONCE(hc->sum);
 		s->min = min(s->min, READ_ONCE(hc->min));
 		s->max = max(s->max, READ_ONCE(hc->max));
 	}
-	if (!s->count)
-		s->min = 0;
+	__tpstat_hist_settle(s);
 }
-EXPORT_SYMBOL_GPL(tpstat_hist_fold);
+EXPORT_SYMBOL_GPL(tpstat_hist_fold_at);
 
-u64 tpstat_hist_cpu_count(const struct tpstat_hist *h, int cpu)
+u64 tpstat_hist_cpu_count_at(const struct tpstat_hist *h, int cpu,
+			     unsigned int i)
 {
-	const struct tpstat_hist_cpu *hc = per_cpu_ptr(h->pcpu, cpu);
-	unsigned int i;
+	const struct tpstat_hist_cpu *hc = per_cpu_ptr(READ_ONCE(h->pcpu) + i,
+						       cpu);
+	unsigned int b;
 	u64 count = 0;
 
-	for (i = 0; i < TPSTAT_HIST_BUCKETS; i++)
-		count += READ_ONCE(hc->buckets[i]);
+	for (b = 0; b < TPSTAT_HIST_BUCKETS; b++)
+		count += READ_ONCE(hc->buckets[b]);
 	return count;
 }
-EXPORT_SYMBOL_GPL(tpstat_hist_cpu_count);
+EXPORT_SYMBOL_GPL(tpstat_hist_cpu_count_at);
 
 u64 tpstat_hist_percentile(const struct tpstat_hist_summary *s, unsigned int pct)
 {
@@ -134,17 +194,13 @@ static void tpstat_hist_print_summary(struct seq_file *m,
 		   tpstat_hist_percentile(s, 90), tpstat_hist_percentile(s, 99));
 }
 
-int tpstat_hist_print(struct seq_file *m, const struct tpstat_hist *h)
+void tpstat_hist_summary_print(struct seq_file *m,
+			       const struct tpstat_hist_summary *s,
+			       const char *unit)
 {
-	struct tpstat_hist_summary *s;
 	unsigned int i, first = TPSTAT_HIST_BUCKETS, last = 0;
 	u64 peak = 0;
 
-	/* 560 bytes: too much for the stack of a seq_file show. */
-	s = kmalloc(sizeof(*s), GFP_KERNEL);
-	if (!s)
-		return -ENOMEM;
-	tpstat_hist_fold(h, s);
 	tpstat_hist_print_summary(m, s);
 	for (i = 0; i < TPSTAT_HIST_BUCKETS; i++) {
 		if (!s->buckets[i])
@@ -154,7 +210,7 @@ int tpstat_hist_print(struct seq_file *m, const struct tpstat_hist *h)
 		peak = max(peak, s->buckets[i]);
 	}
 	if (peak)
-		seq_printf(m, "%24s : %-9s distribution\n", h->unit, "count");
+		seq_printf(m, "%24s : %-9s distribution\n", unit, "count");
 	for (i = first; peak && i <= last; i++) {
 		unsigned int stars = div64_u64(s->buckets[i] * TPSTAT_HIST_BAR, peak);
 
@@ -163,21 +219,15 @@ int tpstat_hist_print(struct seq_file *m, const struct tpstat_hist *h)
 			   s->buckets[i], TPSTAT_HIST_BAR, stars,
 			   "****************************************");
 	}
-	kfree(s);
-	return 0;
 }
-EXPORT_SYMBOL_GPL(tpstat_hist_print);
+EXPORT_SYMBOL_GPL(tpstat_hist_summary_print);
 
-int tpstat_hist_print_stats(struct seq_file *m, const struct tpstat_hist *h,
-			    const char *prefix)
+void tpstat_hist_summary_stats(struct seq_file *m,
+			       const struct tpstat_hist_summary *s,
+			       const char *prefix)
 {
-	struct tpstat_hist_summary *s;
 	unsigned int i;
 
-	s = kmalloc(sizeof(*s), GFP_KERNEL);
-	if (!s)
-		return -ENOMEM;
-	tpstat_hist_fold(h, s);
 	seq_printf(m, "%s.count %llu\n%s.sum %llu\n%s.min %llu\n%s.max %llu\n",
 		   prefix, s->count, prefix, s->sum, prefix, s->min, prefix,
 		   s->max);
@@ -190,7 +240,40 @@ int tpstat_hist_print_stats(struct seq_file *m, const struct tpstat_hist *h,
 			seq_printf(m, "%s.bucket_%llu_%llu %llu\n", prefix,
 				   tpstat_bucket_low(i), tpstat_bucket_high(i),
 				   s->buckets[i]);
+}
+EXPORT_SYMBOL_GPL(tpstat_hist_summary_stats);
+
+/* 560 bytes: too much for the stack of a seq_file show. */
+int tpstat_hist_print_at(struct seq_file *m, const struct tpstat_hist *h,
+			 unsigned int i)
+{
+	struct tpstat_hist_summary *s = kmalloc(sizeof(*s), GFP_KERNEL);
+
+	if (!s)
+		return -ENOMEM;
+	tpstat_hist_fold_at(h, i, s);
+	tpstat_hist_summary_print(m, s, h->unit);
 	kfree(s);
 	return 0;
 }
-EXPORT_SYMBOL_GPL(tpstat_hist_print_stats);
+EXPORT_SYMBOL_GPL(tpstat_hist_print_at);
+
+int tpstat_hist_print_stats_at(struct seq_file *m, const struct tpstat_hist *h,
+			       unsigned int i, const char *prefix)
+{
+	struct tpstat_hist_summary *s = kmalloc(sizeof(*s), GFP_KERNEL);
+
+	if (!s)
+		return -ENOMEM;
+	tpstat_hist_fold_at(h, i, s);
+	tpstat_hist_summary_stats(m, s, prefix);
+	kfree(s);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(tpstat_hist_print_stats_at);
+
+int tpstat_hist_show(struct seq_file *m, struct tpstat_set *set)
+{
+	return tpstat_hist_print(m, tpstat_file_priv(m));
+}
+EXPORT_SYMBOL_GPL(tpstat_hist_show);

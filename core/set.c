@@ -2,6 +2,7 @@
 /*
  * Probe sets: registering them, adding and removing probes, enable and reset.
  */
+#include <linux/ctype.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -33,34 +34,88 @@ bool tpstat_name_valid(const char *name)
 }
 EXPORT_SYMBOL_GPL(tpstat_name_valid);
 
+/*
+ * Allocates both generations of @d, empty, publishes the live one and adds
+ * @d to the set's data; the set's lock is held or the set is not yet seen.
+ */
+static int tpstat_data_init(struct tpstat_set *set, struct tpstat_data *d)
+{
+	const struct tpstat_data_ops *ops = d->ops;
+	unsigned int gen;
+	int err;
+
+	if (ops->check) {
+		err = ops->check(d, set->name);
+		if (err)
+			return err;
+	}
+	for (gen = 0; gen < TPSTAT_GENERATIONS; gen++) {
+		err = ops->alloc(d, gen);
+		if (err)
+			goto free;
+		ops->clear(d, gen);
+	}
+	ops->publish(d, set->live_gen);
+	tpstat_memory_account(ops->kind, TPSTAT_GENERATIONS * ops->bytes(d));
+	list_add_tail(&d->node, &set->data_list);
+	d->ready = true;
+	return 0;
+
+free:
+	for (gen = 0; gen < TPSTAT_GENERATIONS; gen++)
+		ops->free(d, gen);
+	return err;
+}
+
+/* No probe may be using @d any more. */
+static void tpstat_data_destroy(struct tpstat_data *d)
+{
+	unsigned int gen;
+
+	if (!d->ready)
+		return;
+	list_del(&d->node);
+	tpstat_memory_account(d->ops->kind,
+			      -(s64)(TPSTAT_GENERATIONS * d->ops->bytes(d)));
+	for (gen = 0; gen < TPSTAT_GENERATIONS; gen++)
+		d->ops->free(d, gen);
+	d->ready = false;
+}
+
 static int tpstat_probe_init(struct tpstat_probe *probe, struct tpstat_set *set)
 {
 	int err;
 
 	probe->set = set;
-	err = tpstat_counter_init(&probe->hits);
+	probe->hits = (struct tpstat_counter)TPSTAT_COUNTER();
+	probe->dropped = (struct tpstat_counter)TPSTAT_COUNTER();
+	err = tpstat_data_init(set, &probe->hits.data);
 	if (err)
 		return err;
-	err = tpstat_counter_init(&probe->dropped);
+	err = tpstat_data_init(set, &probe->dropped.data);
 	if (err)
-		tpstat_counter_destroy(&probe->hits);
+		tpstat_data_destroy(&probe->hits.data);
 	return err;
 }
 
 static void tpstat_probe_free(struct tpstat_probe *probe)
 {
-	tpstat_counter_destroy(&probe->hits);
-	tpstat_counter_destroy(&probe->dropped);
+	tpstat_data_destroy(&probe->hits.data);
+	tpstat_data_destroy(&probe->dropped.data);
 	if (probe->dynamic) {
 		kfree(probe->name);
 		kfree(probe);
 	}
 }
 
-/* Detaches every probe of @set, waits until none runs, then frees them. */
-static void tpstat_set_free_probes(struct tpstat_set *set)
+/*
+ * Detaches every probe of @set, waits until none runs, then frees them and
+ * every piece of the set's data.
+ */
+static void tpstat_set_free(struct tpstat_set *set)
 {
 	struct tpstat_probe *probe, *next;
+	struct tpstat_data *d, *next_d;
 
 	mutex_lock(&tpstat_mutex);
 	list_for_each_entry(probe, &set->probe_list, node)
@@ -73,6 +128,9 @@ static void tpstat_set_free_probes(struct tpstat_set *set)
 		list_del(&probe->node);
 		tpstat_probe_free(probe);
 	}
+	list_for_each_entry_safe(d, next_d, &set->data_list, node)
+		tpstat_data_destroy(d);
+	mutex_destroy(&set->lock);
 }
 
 static struct tpstat_set *tpstat_set_find(const char *name)
@@ -107,6 +165,14 @@ int tpstat_set_register(struct tpstat_set *set)
 		return -EINVAL;
 	}
 	INIT_LIST_HEAD(&set->probe_list);
+	INIT_LIST_HEAD(&set->data_list);
+	mutex_init(&set->lock);
+	set->live_gen = 0;
+	for (i = 0; i < set->nr_data; i++) {
+		err = tpstat_data_init(set, set->data[i]);
+		if (err)
+			goto free_probes;
+	}
 	for (i = 0; i < set->nr_probes; i++) {
 		probe = &set->probes[i];
 		if (!tpstat_name_valid(probe->name)) {
@@ -143,7 +209,7 @@ int tpstat_set_register(struct tpstat_set *set)
 	return err;
 
 free_probes:
-	tpstat_set_free_probes(set);
+	tpstat_set_free(set);
 	return err;
 }
 EXPORT_SYMBOL_GPL(tpstat_set_register);
@@ -156,16 +222,25 @@ void tpstat_set_unregister(struct tpstat_set *set)
 	list_del(&set->node);
 	mutex_unlock(&tpstat_mutex);
 
-	tpstat_set_free_probes(set);
+	tpstat_set_free(set);
 }
 EXPORT_SYMBOL_GPL(tpstat_set_unregister);
 
+/* What a log line may show of a name a user wrote: printable, and short. */
+#define TPSTAT_SHOWN_NAME	48
+
 static int tpstat_check_name(struct tpstat_set *set, const char *name)
 {
+	char shown[TPSTAT_SHOWN_NAME + 4];
+	size_t i;
+
 	if (tpstat_name_valid(name))
 		return 0;
-	pr_err("tpstat: %s: a tracepoint name is an identifier of at most %d characters\n",
-	       set->name, TPSTAT_NAME_MAX);
+	for (i = 0; i < TPSTAT_SHOWN_NAME && name[i]; i++)
+		shown[i] = isgraph(name[i]) ? name[i] : '?';
+	strscpy(&shown[i], name[i] ? "..." : "", sizeof(shown) - i);
+	pr_err("tpstat: %s: '%s' is not a tracepoint name (an identifier of at most %d characters)\n",
+	       set->name, shown, TPSTAT_NAME_MAX);
 	return -EINVAL;
 }
 
@@ -187,23 +262,25 @@ int tpstat_set_add_probe(struct tpstat_set *set, const char *name, void *func)
 	probe->func = func;
 	probe->in_module = true;
 	probe->dynamic = true;
+
+	mutex_lock(&set->lock);
+	if (tpstat_probe_find(set, name)) {
+		err = -EEXIST;
+		goto unlock;
+	}
 	err = tpstat_probe_init(probe, set);
 	if (err)
-		goto free_name;
-
+		goto unlock;
 	mutex_lock(&tpstat_mutex);
-	if (tpstat_probe_find(set, name)) {
-		mutex_unlock(&tpstat_mutex);
-		tpstat_probe_free(probe);
-		return -EEXIST;
-	}
 	list_add_tail(&probe->node, &set->probe_list);
 	tpstat_probe_lookup(probe);
 	tpstat_probe_update(probe);
 	mutex_unlock(&tpstat_mutex);
+	mutex_unlock(&set->lock);
 	return 0;
 
-free_name:
+unlock:
+	mutex_unlock(&set->lock);
 	kfree(probe->name);
 free_probe:
 	kfree(probe);
@@ -219,18 +296,21 @@ int tpstat_set_remove_probe(struct tpstat_set *set, const char *name)
 	err = tpstat_check_name(set, name);
 	if (err)
 		return err;
-	mutex_lock(&tpstat_mutex);
+	mutex_lock(&set->lock);
 	probe = tpstat_probe_find(set, name);
 	if (!probe || !probe->dynamic) {
-		mutex_unlock(&tpstat_mutex);
+		mutex_unlock(&set->lock);
 		return -ENOENT;
 	}
+	mutex_lock(&tpstat_mutex);
 	tpstat_probe_detach(probe);
 	list_del(&probe->node);
 	mutex_unlock(&tpstat_mutex);
 
+	/* Only the set's lock is held across the wait, never the core's. */
 	tracepoint_synchronize_unregister();
 	tpstat_probe_free(probe);
+	mutex_unlock(&set->lock);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(tpstat_set_remove_probe);
@@ -247,28 +327,27 @@ void tpstat_set_enable(struct tpstat_set *set, bool enable)
 }
 
 /*
- * Zeroing per-CPU data under a probe that is writing it could leave a table
- * slot half reset, so the probes are detached first and come back after.
- * Events in between are not counted, as if the set were disabled that long.
+ * Probes go on counting into the live generation while the spare one, empty,
+ * is published in its place; once no probe can still be in the old one it
+ * is emptied and becomes the spare. An event that fires after this returns
+ * is counted, one that fired before is not; one that fires during it may
+ * land in either generation, or partly in each. Only the set's lock is held
+ * across the wait, so module loads, which need the core's mutex, never wait
+ * for a reset.
  */
 void tpstat_set_reset(struct tpstat_set *set)
 {
-	struct tpstat_probe *probe;
+	unsigned int next;
+	struct tpstat_data *d;
 
-	mutex_lock(&tpstat_mutex);
-	tpstat_for_each_probe(probe, set)
-		tpstat_probe_detach(probe);
+	mutex_lock(&set->lock);
+	next = (set->live_gen + 1) % TPSTAT_GENERATIONS;
+	list_for_each_entry(d, &set->data_list, node)
+		d->ops->publish(d, next);
+	WRITE_ONCE(set->reset_ns, ktime_get_ns());
 	tracepoint_synchronize_unregister();
-
-	tpstat_for_each_probe(probe, set) {
-		tpstat_counter_reset(&probe->hits);
-		tpstat_counter_reset(&probe->dropped);
-	}
-	if (set->reset)
-		set->reset(set);
-	set->reset_ns = ktime_get_ns();
-
-	tpstat_for_each_probe(probe, set)
-		tpstat_probe_update(probe);
-	mutex_unlock(&tpstat_mutex);
+	list_for_each_entry(d, &set->data_list, node)
+		d->ops->clear(d, set->live_gen);
+	set->live_gen = next;
+	mutex_unlock(&set->lock);
 }

@@ -1,132 +1,198 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Keyed tables: one open-addressing hash table per CPU, preallocated, with
- * linear probing. Only the owning CPU inserts, so a slot is claimed with a
- * local cmpxchg that a probe nesting on the same CPU cannot tear.
+ * linear probing. Only the owning CPU adds keys, and it does so with
+ * interrupts off, so a claim is never interleaved with another on its CPU;
+ * NMIs, which could interleave, never add keys.
  */
 #include <linux/hash.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 
 #include "internal.h"
 
-static unsigned int tpstat_table_slots(const struct tpstat_table *t)
+static struct tpstat_table *to_table(struct tpstat_data *d)
 {
-	return t->mask + 1;
+	return container_of(d, struct tpstat_table, data);
+}
+
+static size_t tpstat_table_nr_slots(const struct tpstat_table *t)
+{
+	return (size_t)nr_cpu_ids << t->bits;
 }
 
 static struct tpstat_table_slot *tpstat_table_area(const struct tpstat_table *t,
+						   struct tpstat_table_slot *slots,
 						   int cpu)
 {
-	return t->slots + (size_t)cpu * tpstat_table_slots(t);
+	return slots + ((size_t)cpu << t->bits);
 }
 
-void tpstat_table_reset(struct tpstat_table *t)
+/* The "other" row of each CPU follows the slots, the key counts follow that. */
+static struct tpstat_table_slot *tpstat_table_other(const struct tpstat_table *t,
+						    struct tpstat_table_slot *slots,
+						    int cpu)
 {
-	size_t i, n = (size_t)nr_cpu_ids * tpstat_table_slots(t);
-	int cpu;
+	return slots + tpstat_table_nr_slots(t) + cpu;
+}
 
+static unsigned int *tpstat_table_used(const struct tpstat_table *t,
+				       struct tpstat_table_slot *slots, int cpu)
+{
+	unsigned int *used = (unsigned int *)(slots + tpstat_table_nr_slots(t) +
+					      nr_cpu_ids);
+
+	return used + cpu;
+}
+
+static size_t tpstat_table_bytes(const struct tpstat_data *d)
+{
+	const struct tpstat_table *t = container_of(d, struct tpstat_table, data);
+
+	return (tpstat_table_nr_slots(t) + nr_cpu_ids) *
+	       sizeof(struct tpstat_table_slot) +
+	       nr_cpu_ids * sizeof(unsigned int);
+}
+
+/* A key that does not hash to slot @i, to mark it free. */
+static u64 tpstat_table_free_key(const struct tpstat_table *t, unsigned int i)
+{
+	u64 key = 0;
+
+	while (hash_64(key, t->bits) == i)
+		key++;
+	return key;
+}
+
+static void tpstat_table_clear(struct tpstat_data *d, unsigned int gen)
+{
+	struct tpstat_table *t = to_table(d);
+	struct tpstat_table_slot *slots = t->gen[gen];
+	size_t i, n = tpstat_table_nr_slots(t);
+
+	memset(slots, 0, tpstat_table_bytes(d));
 	for (i = 0; i < n; i++) {
-		t->slots[i].key = TPSTAT_TABLE_NO_KEY;
-		local64_set(&t->slots[i].count, 0);
-		local64_set(&t->slots[i].sum, 0);
-		local64_set(&t->slots[i].max, 0);
+		slots[i].key = tpstat_table_free_key(t, i & t->mask);
+		if (!(i & 0xfff))
+			cond_resched();
 	}
-	for_each_possible_cpu(cpu) {
-		unsigned int *used = per_cpu_ptr(t->used, cpu);
-
-		*used = 0;
-	}
-	tpstat_counter_reset(&t->dropped);
 }
-EXPORT_SYMBOL_GPL(tpstat_table_reset);
 
-int tpstat_table_init(struct tpstat_table *t, unsigned int capacity)
+static int tpstat_table_check(const struct tpstat_data *d, const char *set)
 {
-	int err = -ENOMEM;
+	const struct tpstat_table *t = container_of(d, struct tpstat_table, data);
 
-	if (!capacity || capacity > TPSTAT_TABLE_MAX_KEYS)
-		return -EINVAL;
-	t->capacity = capacity;
-	t->mask = roundup_pow_of_two(2 * capacity) - 1;
+	if (t->capacity && t->capacity <= TPSTAT_TABLE_MAX_KEYS)
+		return 0;
+	pr_err("tpstat: %s: a table holds 1 to %d keys per CPU, not %u\n", set,
+	       TPSTAT_TABLE_MAX_KEYS, t->capacity);
+	return -EINVAL;
+}
+
+static int tpstat_table_alloc(struct tpstat_data *d, unsigned int gen)
+{
+	struct tpstat_table *t = to_table(d);
+
+	t->mask = roundup_pow_of_two(2 * t->capacity) - 1;
 	t->bits = ilog2(t->mask + 1);
-	t->slots = kvcalloc((size_t)nr_cpu_ids * tpstat_table_slots(t),
-			    sizeof(*t->slots), GFP_KERNEL);
-	if (!t->slots)
-		return err;
-	t->used = alloc_percpu(unsigned int);
-	if (!t->used)
-		goto free_slots;
-	err = tpstat_counter_init(&t->dropped);
-	if (err)
-		goto free_used;
-	tpstat_table_reset(t);
-	tpstat_memory_account(TPSTAT_MEM_TABLES, tpstat_table_bytes(t));
-	return 0;
-
-free_used:
-	free_percpu(t->used);
-free_slots:
-	kvfree(t->slots);
-	return err;
+	t->gen[gen] = kvmalloc(tpstat_table_bytes(d), GFP_KERNEL);
+	return t->gen[gen] ? 0 : -ENOMEM;
 }
-EXPORT_SYMBOL_GPL(tpstat_table_init);
 
-void tpstat_table_destroy(struct tpstat_table *t)
+static void tpstat_table_free(struct tpstat_data *d, unsigned int gen)
 {
-	if (t->slots)
-		tpstat_memory_account(TPSTAT_MEM_TABLES, -tpstat_table_bytes(t));
-	tpstat_counter_destroy(&t->dropped);
-	free_percpu(t->used);
-	kvfree(t->slots);
-	t->slots = NULL;
-}
-EXPORT_SYMBOL_GPL(tpstat_table_destroy);
+	struct tpstat_table *t = to_table(d);
 
-/* Finds @key on this CPU, or claims a free slot for it while there is room. */
-static struct tpstat_table_slot *tpstat_table_claim(struct tpstat_table *t,
+	kvfree(t->gen[gen]);
+	t->gen[gen] = NULL;
+}
+
+static void tpstat_table_publish(struct tpstat_data *d, unsigned int gen)
+{
+	struct tpstat_table *t = to_table(d);
+
+	tpstat_data_publish(t->live, t->gen[gen]);
+}
+
+const struct tpstat_data_ops tpstat_table_ops = {
+	.kind = TPSTAT_MEM_TABLES,
+	.alloc = tpstat_table_alloc,
+	.free = tpstat_table_free,
+	.clear = tpstat_table_clear,
+	.publish = tpstat_table_publish,
+	.bytes = tpstat_table_bytes,
+	.check = tpstat_table_check,
+};
+EXPORT_SYMBOL_GPL(tpstat_table_ops);
+
+/*
+ * Finds @key on this CPU, or claims a free slot for it while there is room.
+ * The key is written before the count leaves zero, which marks the slot in
+ * use; a reader on another CPU reads the count, then the key.
+ */
+static struct tpstat_table_slot *tpstat_table_claim(const struct tpstat_table *t,
+						    struct tpstat_table_slot *slots,
 						    u64 key)
 {
-	struct tpstat_table_slot *area = tpstat_table_area(t, smp_processor_id());
+	int cpu = smp_processor_id();
+	struct tpstat_table_slot *area = tpstat_table_area(t, slots, cpu);
+	unsigned int *used = tpstat_table_used(t, slots, cpu);
 	unsigned int i = hash_64(key, t->bits);
 	unsigned int n;
 
 	for (n = 0; n <= t->mask; n++, i = (i + 1) & t->mask) {
-		u64 seen = READ_ONCE(area[i].key);
-
-		if (seen == key)
-			return &area[i];
-		if (seen != TPSTAT_TABLE_NO_KEY)
+		if (local64_read(&area[i].count)) {
+			if (READ_ONCE(area[i].key) == key)
+				return &area[i];
 			continue;
-		if (this_cpu_read(*t->used) >= t->capacity)
-			return NULL;
-		seen = cmpxchg_local(&area[i].key, TPSTAT_TABLE_NO_KEY, key);
-		if (seen == TPSTAT_TABLE_NO_KEY) {
-			this_cpu_inc(*t->used);
-			return &area[i];
 		}
-		/* A probe that interrupted us took the slot, maybe for @key. */
-		if (seen == key)
-			return &area[i];
+		if (in_nmi() || *used >= t->capacity)
+			return NULL;
+		(*used)++;
+		WRITE_ONCE(area[i].key, key);
+		/* The key before the count: pairs with tpstat_table_read_slot(). */
+		smp_wmb();
+		return &area[i];
 	}
 	return NULL;
 }
 
-bool tpstat_table_add_slow(struct tpstat_table *t, u64 key, u64 value)
+bool __tpstat_table_add_slow(const struct tpstat_table *t,
+			     struct tpstat_table_slot *slots, u64 key, u64 value)
 {
-	struct tpstat_table_slot *slot = tpstat_table_claim(t, key);
+	struct tpstat_table_slot *slot;
+	unsigned long flags;
+	bool fits;
 
-	if (!slot) {
-		tpstat_counter_inc(&t->dropped);
-		return false;
-	}
+	local_irq_save(flags);
+	slot = tpstat_table_claim(t, slots, key);
+	fits = slot;
+	if (!fits)
+		slot = tpstat_table_other(t, slots, smp_processor_id());
 	tpstat_table_slot_add(slot, value);
+	local_irq_restore(flags);
+	return fits;
+}
+EXPORT_SYMBOL_GPL(__tpstat_table_add_slow);
+
+/* Reads a slot in use into @row; false if it is free. */
+static bool tpstat_table_read_slot(const struct tpstat_table_slot *slot,
+				   struct tpstat_table_row *row)
+{
+	row->count = local64_read(&slot->count);
+	if (!row->count)
+		return false;
+	/* Pairs with the smp_wmb() after the claim wrote the key. */
+	smp_rmb();
+	row->key = READ_ONCE(slot->key);
+	row->sum = local64_read(&slot->sum);
+	row->max = local64_read(&slot->max);
 	return true;
 }
-EXPORT_SYMBOL_GPL(tpstat_table_add_slow);
 
 static int tpstat_row_cmp_key(const void *a, const void *b)
 {
@@ -144,50 +210,66 @@ static int tpstat_row_cmp_count(const void *a, const void *b)
 	return tpstat_row_cmp_key(a, b);
 }
 
-struct tpstat_table_row *tpstat_table_rows(const struct tpstat_table *t,
-					   unsigned int *nr)
+static void tpstat_row_merge(struct tpstat_table_row *into,
+			     const struct tpstat_table_row *row)
 {
-	struct tpstat_table_row *rows;
-	unsigned int i, n = 0, merged = 0;
-	size_t room = 0;
+	into->count += row->count;
+	into->sum += row->sum;
+	into->max = max(into->max, row->max);
+}
+
+/* Slots in use over all CPUs; keys claimed later wait for the next read. */
+static size_t tpstat_table_in_use(const struct tpstat_table *t,
+				  struct tpstat_table_slot *slots)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < tpstat_table_nr_slots(t); i++) {
+		if (local64_read(&slots[i].count))
+			n++;
+		if (!(i & 0xfff))
+			cond_resched();
+	}
+	return n;
+}
+
+struct tpstat_table_row *tpstat_table_rows(const struct tpstat_table *t,
+					   unsigned int *nr,
+					   struct tpstat_table_row *other)
+{
+	struct tpstat_table_slot *slots = READ_ONCE(t->live);
+	struct tpstat_table_row *rows, row;
+	size_t i, n = 0, room, merged = 0;
 	int cpu;
 
 	*nr = 0;
+	memset(other, 0, sizeof(*other));
 	for_each_possible_cpu(cpu)
-		room += min(READ_ONCE(*per_cpu_ptr(t->used, cpu)), t->capacity);
+		if (tpstat_table_read_slot(tpstat_table_other(t, slots, cpu), &row))
+			tpstat_row_merge(other, &row);
+	other->key = 0;
+
+	room = tpstat_table_in_use(t, slots);
 	if (!room)
 		return NULL;
 	rows = kvcalloc(room, sizeof(*rows), GFP_KERNEL);
 	if (!rows)
 		return NULL;
-
-	/* Keys claimed after the count above are left for the next read. */
-	for_each_possible_cpu(cpu) {
-		const struct tpstat_table_slot *area = tpstat_table_area(t, cpu);
-
-		for (i = 0; i <= t->mask && n < room; i++) {
-			u64 key = READ_ONCE(area[i].key);
-
-			if (key == TPSTAT_TABLE_NO_KEY)
-				continue;
-			rows[n].key = key;
-			rows[n].count = local64_read(&area[i].count);
-			rows[n].sum = local64_read(&area[i].sum);
-			rows[n].max = local64_read(&area[i].max);
+	for (i = 0; i < tpstat_table_nr_slots(t) && n < room; i++) {
+		if (tpstat_table_read_slot(&slots[i], &rows[n]))
 			n++;
-		}
+		if (!(i & 0xfff))
+			cond_resched();
 	}
 
 	sort(rows, n, sizeof(*rows), tpstat_row_cmp_key, NULL);
 	for (i = 0; i < n; i++) {
-		if (merged && rows[merged - 1].key == rows[i].key) {
-			rows[merged - 1].count += rows[i].count;
-			rows[merged - 1].sum += rows[i].sum;
-			rows[merged - 1].max = max(rows[merged - 1].max, rows[i].max);
-		} else {
+		if (merged && rows[merged - 1].key == rows[i].key)
+			tpstat_row_merge(&rows[merged - 1], &rows[i]);
+		else
 			rows[merged++] = rows[i];
-		}
 	}
+	cond_resched();
 	sort(rows, merged, sizeof(*rows), tpstat_row_cmp_count, NULL);
 	*nr = merged;
 	return rows;
@@ -196,26 +278,18 @@ EXPORT_SYMBOL_GPL(tpstat_table_rows);
 
 u64 tpstat_table_cpu_count(const struct tpstat_table *t, int cpu, u64 key)
 {
-	const struct tpstat_table_slot *area = tpstat_table_area(t, cpu);
+	struct tpstat_table_slot *area = tpstat_table_area(t, READ_ONCE(t->live),
+							   cpu);
 	unsigned int i = hash_64(key, t->bits);
+	struct tpstat_table_row row;
 	unsigned int n;
 
 	for (n = 0; n <= t->mask; n++, i = (i + 1) & t->mask) {
-		u64 seen = READ_ONCE(area[i].key);
-
-		if (seen == key)
-			return local64_read(&area[i].count);
-		if (seen == TPSTAT_TABLE_NO_KEY)
+		if (!tpstat_table_read_slot(&area[i], &row))
 			return 0;
+		if (row.key == key)
+			return row.count;
 	}
 	return 0;
 }
 EXPORT_SYMBOL_GPL(tpstat_table_cpu_count);
-
-/* The slots and the per-CPU key counts; the dropped counter is a counter. */
-size_t tpstat_table_bytes(const struct tpstat_table *t)
-{
-	return (size_t)nr_cpu_ids * tpstat_table_slots(t) * sizeof(*t->slots) +
-	       num_possible_cpus() * sizeof(unsigned int);
-}
-EXPORT_SYMBOL_GPL(tpstat_table_bytes);

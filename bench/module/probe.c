@@ -41,8 +41,10 @@ static char *mode = "counter";
 module_param(mode, charp, 0400);
 MODULE_PARM_DESC(mode, "the probe's work: empty, counter, hist, table or atomic");
 
-static struct tpstat_hist bench_hist;
-static struct tpstat_table bench_table;
+static struct tpstat_hist bench_hist = TPSTAT_HIST("value");
+/* Room for every key, so no event goes to "other" and all are counted. */
+static struct tpstat_table bench_table = TPSTAT_TABLE(TPSTAT_BENCH_KEYS);
+/* Not tpstat data: a baseline, counted from load, never reset. */
 static atomic64_t bench_shared = ATOMIC64_INIT(0);
 
 static void tpstat_bench_empty(void *data, u64 value)
@@ -88,7 +90,7 @@ static struct tpstat_probe tpstat_bench_probes[] = {
 
 static int tpstat_bench_stats(struct seq_file *m, struct tpstat_set *set)
 {
-	struct tpstat_table_row *rows;
+	struct tpstat_table_row *rows, other;
 	unsigned int i, nr;
 	u64 events = 0;
 	int err;
@@ -96,7 +98,7 @@ static int tpstat_bench_stats(struct seq_file *m, struct tpstat_set *set)
 	err = tpstat_hist_print_stats(m, &bench_hist, "hist");
 	if (err)
 		return err;
-	rows = tpstat_table_rows(&bench_table, &nr);
+	rows = tpstat_table_rows(&bench_table, &nr, &other);
 	for (i = 0; i < nr; i++)
 		events += rows[i].count;
 	kvfree(rows);
@@ -105,56 +107,35 @@ static int tpstat_bench_stats(struct seq_file *m, struct tpstat_set *set)
 	return 0;
 }
 
-static void tpstat_bench_reset(struct tpstat_set *set)
-{
-	tpstat_hist_reset(&bench_hist);
-	tpstat_table_reset(&bench_table);
-	atomic64_set(&bench_shared, 0);
-}
+static struct tpstat_data *const tpstat_bench_data[] = {
+	&bench_hist.data,
+	&bench_table.data,
+};
 
 static struct tpstat_set tpstat_bench_set = {
 	.name = "bench",
 	.nr_probes = 1,
+	.data = tpstat_bench_data,
+	.nr_data = ARRAY_SIZE(tpstat_bench_data),
 	.stats = tpstat_bench_stats,
-	.reset = tpstat_bench_reset,
 };
 
 static int __init tpstat_bench_init(void)
 {
 	int which = match_string(tpstat_bench_modes,
 				 ARRAY_SIZE(tpstat_bench_modes), mode);
-	int err;
 
 	if (which < 0) {
 		pr_err("tpstat_bench: mode must be empty, counter, hist, table or atomic\n");
 		return -EINVAL;
 	}
 	tpstat_bench_set.probes = &tpstat_bench_probes[which];
-
-	err = tpstat_hist_init(&bench_hist, "value");
-	if (err)
-		return err;
-	/* Room for every key, so no event is dropped and all are counted. */
-	err = tpstat_table_init(&bench_table, TPSTAT_BENCH_KEYS);
-	if (err)
-		goto destroy_hist;
-	err = tpstat_set_register(&tpstat_bench_set);
-	if (err)
-		goto destroy_table;
-	return 0;
-
-destroy_table:
-	tpstat_table_destroy(&bench_table);
-destroy_hist:
-	tpstat_hist_destroy(&bench_hist);
-	return err;
+	return tpstat_set_register(&tpstat_bench_set);
 }
 
 static void __exit tpstat_bench_exit(void)
 {
 	tpstat_set_unregister(&tpstat_bench_set);
-	tpstat_table_destroy(&bench_table);
-	tpstat_hist_destroy(&bench_hist);
 }
 
 module_init(tpstat_bench_init);

@@ -7,55 +7,92 @@
 
 #include <linux/percpu.h>
 #include <linux/types.h>
+#include <tpstat/data.h>
 
 /**
- * struct tpstat_counter - a u64 per CPU, folded when read
- * @pcpu: this CPU's share
+ * struct tpstat_counter - @nr u64 counters per CPU, folded when read
+ * @pcpu: the live generation: this CPU's @nr counters
+ * @nr: how many counters (one, or one per vector, state, ...); 0 means 1
+ * @gen: private: both generations
+ * @data: private: what the core handles
  *
- * this_cpu_add() is one instruction on x86-64, so an increment cannot be
- * torn by a probe that nests on the same CPU (softirq, hardirq or NMI).
+ * Declare it with TPSTAT_COUNTER() or TPSTAT_COUNTERS(n) and list it in the
+ * set's data. this_cpu_add() is one instruction on x86-64, so an increment
+ * cannot be torn by a probe that nests on the same CPU (softirq, hardirq or
+ * NMI).
  */
 struct tpstat_counter {
 	u64 __percpu *pcpu;
+	unsigned int nr;
+	/* private: */
+	u64 __percpu *gen[TPSTAT_GENERATIONS];
+	struct tpstat_data data;
 };
 
-int tpstat_counter_init(struct tpstat_counter *c);
-void tpstat_counter_destroy(struct tpstat_counter *c);
-void tpstat_counter_reset(struct tpstat_counter *c);
+extern const struct tpstat_data_ops tpstat_counter_ops;
+
+#define TPSTAT_COUNTERS(n)	{ .nr = (n), .data.ops = &tpstat_counter_ops }
+#define TPSTAT_COUNTER()	TPSTAT_COUNTERS(1)
 
 /**
- * tpstat_counter_sum() - total over all possible CPUs
- * @c: the counter
+ * tpstat_counter_sum_at() - counter @i summed over all CPUs
+ * @c: the counters
+ * @i: which, below @c->nr
  *
  * Return: the sum; increments racing with the read may or may not be in it.
  */
-u64 tpstat_counter_sum(const struct tpstat_counter *c);
+u64 tpstat_counter_sum_at(const struct tpstat_counter *c, unsigned int i);
 
-/**
- * tpstat_counter_cpu() - one CPU's share
- * @c: the counter
- * @cpu: the CPU
- *
- * Return: what @cpu has counted since the last reset.
- */
-static inline u64 tpstat_counter_cpu(const struct tpstat_counter *c, int cpu)
+static inline u64 tpstat_counter_sum(const struct tpstat_counter *c)
 {
-	return READ_ONCE(*per_cpu_ptr(c->pcpu, cpu));
+	return tpstat_counter_sum_at(c, 0);
 }
 
 /**
- * tpstat_counter_add() - count @n events on this CPU; safe in any context
- * @c: the counter
+ * tpstat_counter_cpu_at() - one CPU's share of counter @i
+ * @c: the counters
+ * @cpu: the CPU
+ * @i: which, below @c->nr
+ *
+ * Return: what @cpu has counted since the last reset.
+ */
+static inline u64 tpstat_counter_cpu_at(const struct tpstat_counter *c,
+					int cpu, unsigned int i)
+{
+	return READ_ONCE(per_cpu_ptr(READ_ONCE(c->pcpu), cpu)[i]);
+}
+
+static inline u64 tpstat_counter_cpu(const struct tpstat_counter *c, int cpu)
+{
+	return tpstat_counter_cpu_at(c, cpu, 0);
+}
+
+/**
+ * tpstat_counter_add_at() - count @n events in counter @i; any context
+ * @c: the counters
+ * @i: which, below @c->nr
  * @n: how many
  */
+static inline void tpstat_counter_add_at(struct tpstat_counter *c,
+					 unsigned int i, u64 n)
+{
+	this_cpu_add(READ_ONCE(c->pcpu)[i], n);
+}
+
 static inline void tpstat_counter_add(struct tpstat_counter *c, u64 n)
 {
-	this_cpu_add(*c->pcpu, n);
+	this_cpu_add(*READ_ONCE(c->pcpu), n);
 }
 
 static inline void tpstat_counter_inc(struct tpstat_counter *c)
 {
-	this_cpu_inc(*c->pcpu);
+	this_cpu_inc(*READ_ONCE(c->pcpu));
+}
+
+static inline void tpstat_counter_inc_at(struct tpstat_counter *c,
+					 unsigned int i)
+{
+	this_cpu_inc(READ_ONCE(c->pcpu)[i]);
 }
 
 #endif /* _TPSTAT_COUNTER_H */

@@ -9,6 +9,7 @@
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
 #include <linux/types.h>
+#include <tpstat/data.h>
 
 /* Bucket 0 holds the value 0, bucket i > 0 holds [2^(i-1), 2^i - 1]. */
 #define TPSTAT_HIST_BUCKETS	65
@@ -21,14 +22,29 @@ struct tpstat_hist_cpu {
 };
 
 /**
- * struct tpstat_hist - a log2 histogram, one copy per CPU
- * @pcpu: this CPU's copy
+ * struct tpstat_hist - @nr log2 histograms, one copy of each per CPU
+ * @pcpu: the live generation: this CPU's @nr histograms
  * @unit: what the values count, printed as the column title ("nsecs")
+ * @nr: how many histograms (one, or one per vector, ...); 0 means 1
+ * @gen: private: both generations
+ * @data: private: what the core handles
+ *
+ * Declare it with TPSTAT_HIST(unit) or TPSTAT_HISTS(unit, n) and list it
+ * in the set's data.
  */
 struct tpstat_hist {
 	struct tpstat_hist_cpu __percpu *pcpu;
 	const char *unit;
+	unsigned int nr;
+	/* private: */
+	struct tpstat_hist_cpu __percpu *gen[TPSTAT_GENERATIONS];
+	struct tpstat_data data;
 };
+
+extern const struct tpstat_data_ops tpstat_hist_ops;
+
+#define TPSTAT_HISTS(u, n)	{ .unit = (u), .nr = (n), .data.ops = &tpstat_hist_ops }
+#define TPSTAT_HIST(u)		TPSTAT_HISTS(u, 1)
 
 /**
  * struct tpstat_hist_summary - a histogram folded over all CPUs
@@ -46,25 +62,36 @@ struct tpstat_hist_summary {
 	u64 max;
 };
 
-int tpstat_hist_init(struct tpstat_hist *h, const char *unit);
-void tpstat_hist_destroy(struct tpstat_hist *h);
-void tpstat_hist_reset(struct tpstat_hist *h);
-
 /**
- * tpstat_hist_fold() - sum all CPUs' copies
- * @h: the histogram
- * @s: where the totals go
+ * tpstat_hist_fold_at() - sum all CPUs' copies of histogram @i
+ * @h: the histograms
+ * @i: which, below @h->nr
+ * @s: where the totals go; min and max always lie within the buckets seen
  */
-void tpstat_hist_fold(const struct tpstat_hist *h, struct tpstat_hist_summary *s);
+void tpstat_hist_fold_at(const struct tpstat_hist *h, unsigned int i,
+			 struct tpstat_hist_summary *s);
+
+static inline void tpstat_hist_fold(const struct tpstat_hist *h,
+				    struct tpstat_hist_summary *s)
+{
+	tpstat_hist_fold_at(h, 0, s);
+}
 
 /**
- * tpstat_hist_cpu_count() - events one CPU recorded
- * @h: the histogram
+ * tpstat_hist_cpu_count_at() - events one CPU recorded in histogram @i
+ * @h: the histograms
  * @cpu: the CPU
+ * @i: which, below @h->nr
  *
  * Return: the sum of @cpu's buckets.
  */
-u64 tpstat_hist_cpu_count(const struct tpstat_hist *h, int cpu);
+u64 tpstat_hist_cpu_count_at(const struct tpstat_hist *h, int cpu,
+			     unsigned int i);
+
+static inline u64 tpstat_hist_cpu_count(const struct tpstat_hist *h, int cpu)
+{
+	return tpstat_hist_cpu_count_at(h, cpu, 0);
+}
 
 /**
  * tpstat_hist_percentile() - estimate a percentile from the buckets
@@ -77,24 +104,65 @@ u64 tpstat_hist_cpu_count(const struct tpstat_hist *h, int cpu);
 u64 tpstat_hist_percentile(const struct tpstat_hist_summary *s, unsigned int pct);
 
 /**
- * tpstat_hist_print() - print a summary line and a BCC-style distribution
+ * tpstat_hist_summary_print() - a summary line and a BCC-style distribution
  * @m: the file
- * @h: the histogram
+ * @s: a folded histogram
+ * @unit: the values' column title
+ */
+void tpstat_hist_summary_print(struct seq_file *m,
+			       const struct tpstat_hist_summary *s,
+			       const char *unit);
+
+/**
+ * tpstat_hist_summary_stats() - "<prefix>.count N" and friends
+ * @m: the file
+ * @s: a folded histogram
+ * @prefix: the name in front of each key
+ */
+void tpstat_hist_summary_stats(struct seq_file *m,
+			       const struct tpstat_hist_summary *s,
+			       const char *prefix);
+
+/**
+ * tpstat_hist_print_at() - fold histogram @i and print it
+ * @m: the file
+ * @h: the histograms
+ * @i: which, below @h->nr
  *
  * Return: 0 or -ENOMEM.
  */
-int tpstat_hist_print(struct seq_file *m, const struct tpstat_hist *h);
+int tpstat_hist_print_at(struct seq_file *m, const struct tpstat_hist *h,
+			 unsigned int i);
+
+static inline int tpstat_hist_print(struct seq_file *m,
+				    const struct tpstat_hist *h)
+{
+	return tpstat_hist_print_at(m, h, 0);
+}
 
 /**
- * tpstat_hist_print_stats() - print "<prefix>.count N" and friends
+ * tpstat_hist_print_stats_at() - fold histogram @i, print its stats lines
  * @m: the file
- * @h: the histogram
+ * @h: the histograms
+ * @i: which, below @h->nr
  * @prefix: the name in front of each key
  *
  * Return: 0 or -ENOMEM.
  */
-int tpstat_hist_print_stats(struct seq_file *m, const struct tpstat_hist *h,
-			    const char *prefix);
+int tpstat_hist_print_stats_at(struct seq_file *m, const struct tpstat_hist *h,
+			       unsigned int i, const char *prefix);
+
+static inline int tpstat_hist_print_stats(struct seq_file *m,
+					  const struct tpstat_hist *h,
+					  const char *prefix)
+{
+	return tpstat_hist_print_stats_at(m, h, 0, prefix);
+}
+
+struct tpstat_set;
+
+/* A file's show that prints the struct tpstat_hist its @priv points to. */
+int tpstat_hist_show(struct seq_file *m, struct tpstat_set *set);
 
 /* Lower @slot to @value; a nested update on this CPU makes the cmpxchg retry. */
 static inline void tpstat_hist_lower(u64 __percpu *slot, u64 value)
@@ -123,6 +191,33 @@ static inline void tpstat_hist_raise(u64 __percpu *slot, u64 value)
 	}
 }
 
+/*
+ * Min, max and sum are written before the bucket, and a reader folds the
+ * buckets first: whoever sees an event's bucket sees its min and max.
+ */
+static inline void tpstat_hist_cpu_add(struct tpstat_hist_cpu __percpu *pcpu,
+				       u64 value)
+{
+	tpstat_hist_lower(&pcpu->min, value);
+	tpstat_hist_raise(&pcpu->max, value);
+	this_cpu_add(pcpu->sum, value);
+	/* Pairs with the smp_rmb() of tpstat_hist_fold_at(). */
+	smp_wmb();
+	this_cpu_inc(pcpu->buckets[(unsigned int)fls64(value)]);
+}
+
+/**
+ * tpstat_hist_add_at() - record one value in histogram @i; any context
+ * @h: the histograms
+ * @i: which, below @h->nr
+ * @value: the value
+ */
+static inline void tpstat_hist_add_at(struct tpstat_hist *h, unsigned int i,
+				      u64 value)
+{
+	tpstat_hist_cpu_add(READ_ONCE(h->pcpu) + i, value);
+}
+
 /**
  * tpstat_hist_add() - record one value on this CPU; safe in any context
  * @h: the histogram
@@ -130,13 +225,7 @@ static inline void tpstat_hist_raise(u64 __percpu *slot, u64 value)
  */
 static inline void tpstat_hist_add(struct tpstat_hist *h, u64 value)
 {
-	/* Read once: each per-CPU operation would make the compiler reload it. */
-	struct tpstat_hist_cpu __percpu *pcpu = h->pcpu;
-
-	this_cpu_inc(pcpu->buckets[(unsigned int)fls64(value)]);
-	this_cpu_add(pcpu->sum, value);
-	tpstat_hist_lower(&pcpu->min, value);
-	tpstat_hist_raise(&pcpu->max, value);
+	tpstat_hist_cpu_add(READ_ONCE(h->pcpu), value);
 }
 
 #endif /* _TPSTAT_HIST_H */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Keyed tables: count, sum and max per key (an IRQ number, a function, a call
- * site), preallocated at load, one open-addressing hash table per CPU.
+ * Keyed tables: count, sum and max per u64 key (an IRQ number, a function, a
+ * call site, a pid), preallocated, one open-addressing hash table per CPU,
+ * and an "other" row for the events of keys that did not fit.
  */
 #ifndef _TPSTAT_TABLE_H
 #define _TPSTAT_TABLE_H
@@ -12,14 +13,16 @@
 #include <linux/preempt.h>
 #include <linux/smp.h>
 #include <linux/types.h>
-#include <tpstat/counter.h>
-
-/* Marks a free slot, so it cannot be used as a key. */
-#define TPSTAT_TABLE_NO_KEY	U64_MAX
+#include <tpstat/data.h>
 
 /* Keys per CPU a table may be created with; keeps a typo from eating memory. */
 #define TPSTAT_TABLE_MAX_KEYS	65536
 
+/*
+ * A slot is in use once its count is not zero; a free slot's key is a value
+ * that does not hash to the slot, so the inline lookup of a key in its home
+ * slot needs no other test. Any u64 is a valid key.
+ */
 struct tpstat_table_slot {
 	u64 key;
 	local64_t count;
@@ -29,22 +32,30 @@ struct tpstat_table_slot {
 
 /**
  * struct tpstat_table - a fixed-capacity per-CPU keyed table
- * @slots: nr_cpu_ids areas of @mask + 1 slots each, twice @capacity so that
- *         a lookup always ends at a free slot
- * @capacity: keys each CPU may hold; events for more keys are dropped
- * @mask: slots per CPU - 1
- * @bits: log2 of slots per CPU
- * @used: keys held on each CPU
- * @dropped: events that found their CPU's table full
+ * @live: the generation probes update: per CPU, @mask + 1 slots; after
+ *        them, an "other" row per CPU and the keys each CPU holds
+ * @capacity: keys each CPU may hold; events of further keys go to "other"
+ * @gen: private: both generations
+ * @mask: private: slots per CPU - 1 (twice @capacity, rounded up)
+ * @bits: private: log2 of slots per CPU
+ * @data: private: what the core handles
+ *
+ * Declare it with TPSTAT_TABLE(capacity) and list it in the set's data; a
+ * module parameter may change @capacity before the set is registered.
  */
 struct tpstat_table {
-	struct tpstat_table_slot *slots;
+	struct tpstat_table_slot *live;
 	unsigned int capacity;
+	/* private: */
+	struct tpstat_table_slot *gen[TPSTAT_GENERATIONS];
 	unsigned int mask;
 	unsigned int bits;
-	unsigned int __percpu *used;
-	struct tpstat_counter dropped;
+	struct tpstat_data data;
 };
+
+extern const struct tpstat_data_ops tpstat_table_ops;
+
+#define TPSTAT_TABLE(cap)	{ .capacity = (cap), .data.ops = &tpstat_table_ops }
 
 /**
  * struct tpstat_table_row - one key folded over all CPUs
@@ -59,19 +70,6 @@ struct tpstat_table_row {
 	u64 sum;
 	u64 max;
 };
-
-/**
- * tpstat_table_init() - preallocate a table
- * @t: the table
- * @capacity: keys per CPU, 1 to %TPSTAT_TABLE_MAX_KEYS
- *
- * Return: 0, -EINVAL for a capacity out of range, or -ENOMEM.
- */
-int tpstat_table_init(struct tpstat_table *t, unsigned int capacity);
-void tpstat_table_destroy(struct tpstat_table *t);
-
-/* Only while no probe can write the table: the core detaches them first. */
-void tpstat_table_reset(struct tpstat_table *t);
 
 /* Raise @l to @value; a nested update on this CPU makes the cmpxchg retry. */
 static inline void tpstat_local64_raise(local64_t *l, u64 value)
@@ -90,40 +88,43 @@ static inline void tpstat_local64_raise(local64_t *l, u64 value)
 static inline void tpstat_table_slot_add(struct tpstat_table_slot *slot,
 					 u64 value)
 {
-	local64_inc(&slot->count);
 	local64_add(value, &slot->sum);
 	tpstat_local64_raise(&slot->max, value);
+	local64_inc(&slot->count);
 }
 
 /* tpstat_table_add() when @key is not in its home slot; preemption is off. */
-bool tpstat_table_add_slow(struct tpstat_table *t, u64 key, u64 value);
+bool __tpstat_table_add_slow(const struct tpstat_table *t,
+			     struct tpstat_table_slot *slots, u64 key, u64 value);
 
 /**
  * tpstat_table_add() - count one event for @key on this CPU
  * @t: the table
- * @key: anything but %TPSTAT_TABLE_NO_KEY
+ * @key: any u64
  * @value: added to the key's sum and compared with its max
  *
  * Safe in any context, including a probe that interrupts another probe
  * updating the same table on the same CPU. Inline for the common case, a
- * key already held in the slot its hash names; the rest is out of line.
+ * key already held in the slot its hash names; the rest is out of line. A
+ * new key is never added from NMI: its event goes to "other".
  *
- * Return: false if the key was new and this CPU's table was full.
+ * Return: false if the event went to "other" (the key did not fit).
  */
 static inline bool tpstat_table_add(struct tpstat_table *t, u64 key,
 				    u64 value)
 {
+	struct tpstat_table_slot *slots = READ_ONCE(t->live);
 	struct tpstat_table_slot *home;
 	bool counted = true;
 
 	/* Faultable tracepoints (syscalls, 6.13+) call probes preemptible. */
 	preempt_disable_notrace();
-	home = &t->slots[((size_t)smp_processor_id() << t->bits) +
+	home = &slots[((size_t)smp_processor_id() << t->bits) +
 			 hash_64(key, t->bits)];
 	if (likely(READ_ONCE(home->key) == key))
 		tpstat_table_slot_add(home, value);
 	else
-		counted = tpstat_table_add_slow(t, key, value);
+		counted = __tpstat_table_add_slow(t, slots, key, value);
 	preempt_enable_notrace();
 	return counted;
 }
@@ -132,12 +133,14 @@ static inline bool tpstat_table_add(struct tpstat_table *t, u64 key,
  * tpstat_table_rows() - fold all CPUs into rows sorted by count, highest first
  * @t: the table
  * @nr: set to the number of rows
+ * @other: set to the "other" row (key 0): events of keys that did not fit
  *
  * Return: the rows, to be released with kvfree(), or NULL with *@nr == 0
  * when the table is empty or memory is short (-ENOMEM is the only failure).
  */
 struct tpstat_table_row *tpstat_table_rows(const struct tpstat_table *t,
-					   unsigned int *nr);
+					   unsigned int *nr,
+					   struct tpstat_table_row *other);
 
 /**
  * tpstat_table_cpu_count() - events one CPU counted for @key
@@ -148,8 +151,5 @@ struct tpstat_table_row *tpstat_table_rows(const struct tpstat_table *t,
  * Return: the count, 0 if @cpu has not seen @key.
  */
 u64 tpstat_table_cpu_count(const struct tpstat_table *t, int cpu, u64 key);
-
-/* Return: bytes of slots the table holds, for the memory file. */
-size_t tpstat_table_bytes(const struct tpstat_table *t);
 
 #endif /* _TPSTAT_TABLE_H */

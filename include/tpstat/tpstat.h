@@ -13,14 +13,17 @@
 #define _TPSTAT_TPSTAT_H
 
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/seq_file.h>
 #include <linux/tracepoint.h>
 
 #include <tpstat/compat.h>
 #include <tpstat/counter.h>
+#include <tpstat/data.h>
 #include <tpstat/hist.h>
-#include <tpstat/keys.h>
+#include <tpstat/keyed.h>
 #include <tpstat/table.h>
+#include <tpstat/worst.h>
 
 /* Longest tracepoint name accepted; the kernel's longest is about 40. */
 #define TPSTAT_NAME_MAX		127
@@ -35,15 +38,17 @@ struct tpstat_binding;
  * @in_module: a module provides the tracepoint, so until it loads the probe
  *             is waiting; otherwise the kernel image must have it, and the
  *             probe is missing if it does not
- * @node: in the set's list of probes
- * @set: the set the probe belongs to
- * @tp: the tracepoint, once found
- * @tp_owner: the module that provides @tp, NULL for the kernel image
- * @attached: @func is registered on @tp
- * @error: why the last attach failed, or 0
- * @dynamic: the core allocated this probe and frees it on removal
- * @hits: events seen, counted by tpstat_probe_hit()
- * @dropped: events that could not be recorded, counted by tpstat_probe_drop()
+ * @priv: the author's, for the probe to find with tpstat_probe_priv()
+ * @node: private: in the set's list of probes
+ * @set: private: the set the probe belongs to
+ * @tp: private: the tracepoint, once found
+ * @tp_owner: private: the module that provides @tp, NULL for the kernel image
+ * @attached: private: @func is registered on @tp
+ * @error: private: why the last attach failed, or 0
+ * @dynamic: private: the core allocated this probe and frees it on removal
+ * @hits: private: events seen, counted by tpstat_probe_hit()
+ * @dropped: private: events that could not be recorded, counted by
+ *           tpstat_probe_drop()
  *
  * Fill in the first three with TPSTAT_PROBE() or TPSTAT_MODULE_PROBE(); the
  * rest belongs to the core and is guarded by its mutex.
@@ -52,7 +57,9 @@ struct tpstat_probe {
 	const char *name;
 	void *func;
 	bool in_module;
+	void *priv;
 
+	/* private: */
 	struct list_head node;
 	struct tpstat_set *set;
 	struct tracepoint *tp;
@@ -107,13 +114,28 @@ static inline void tpstat_probe_drop(void *data)
 }
 
 /**
+ * tpstat_probe_priv() - the @priv the probe was declared with
+ * @data: the probe's first argument
+ *
+ * Return: the pointer.
+ */
+static inline void *tpstat_probe_priv(void *data)
+{
+	struct tpstat_probe *probe = data;
+
+	return probe->priv;
+}
+
+/**
  * struct tpstat_file - a file in the set's debugfs directory
  * @name: the file name
  * @show: prints the file, after the core's "since reset" header; runs with
- *        the core's mutex held, so the set's probes cannot change meanwhile
+ *        the set's lock held, so its probes, data and resets cannot change
+ *        meanwhile (events go on being counted)
  * @write: optional; takes one line with its newline stripped, never empty,
- *         runs without the mutex (it may add and remove probes) and returns
+ *         runs without any lock (it may add and remove probes) and returns
  *         0 or a negative errno
+ * @priv: the author's, for @show to find with tpstat_file_priv()
  * @no_header: for files scripts read as they are, such as enable
  *
  * A file is mode 0400, 0200 or 0600 after which of @show and @write it has.
@@ -122,8 +144,21 @@ struct tpstat_file {
 	const char *name;
 	int (*show)(struct seq_file *m, struct tpstat_set *set);
 	int (*write)(struct tpstat_set *set, char *line);
+	void *priv;
 	bool no_header;
 };
+
+/* A file that shows the histogram @h. */
+#define TPSTAT_HIST_FILE(file, h) \
+	{ .name = (file), .show = tpstat_hist_show, .priv = (h) }
+
+/**
+ * tpstat_file_priv() - the @priv of the file being shown
+ * @m: the file, as passed to @show
+ *
+ * Return: the pointer.
+ */
+void *tpstat_file_priv(struct seq_file *m);
 
 /**
  * struct tpstat_set - a probe set: probes, their data and their files
@@ -132,19 +167,24 @@ struct tpstat_file {
  * @nr_probes: entries in @probes
  * @files: the set's own files, beside the core's enable, reset and stats
  * @nr_files: entries in @files
+ * @data: what the probes count into: the &x.data of each counter,
+ *        histogram, table, keyed data or worst case. The core allocates
+ *        it at register, zeroes it at reset and frees it at unregister.
+ * @nr_data: entries in @data
  * @stats: optional; prints "name value" lines into the stats file after the
- *         core's per-probe lines; runs with the core's mutex held and
- *         returns 0 or a negative errno
- * @reset: optional; zeroes the set's data. The core calls it only while the
- *         set's probes are detached, so it needs no care about racing them.
- * @node: in the core's list of sets
- * @probe_list: every probe of the set, static and added later
- * @dir: the set's debugfs directory
- * @bindings: what each file in @dir shows: the set and one struct tpstat_file
- * @enabled: probes are to be attached (the enable file)
- * @reset_ns: when the set was last reset, by ktime_get_ns()
- * @epoch: bumped each time one of the set's probes is attached; see
- *         tpstat_probe_epoch()
+ *         core's per-probe lines; runs as @show does and returns 0 or a
+ *         negative errno
+ * @node: private: in the core's list of sets
+ * @probe_list: private: every probe of the set, static and added later
+ * @data_list: private: every struct tpstat_data of the set, its probes' too
+ * @lock: private: held by resets, readers and changes to the two lists
+ * @live_gen: private: the generation of the data that probes update
+ * @dir: private: the set's debugfs directory
+ * @bindings: private: what each file in @dir shows
+ * @enabled: private: probes are to be attached (the enable file)
+ * @reset_ns: private: when the set was last reset, by ktime_get_ns()
+ * @epoch: private: bumped each time one of the set's probes is attached;
+ *         see tpstat_probe_epoch()
  */
 struct tpstat_set {
 	const char *name;
@@ -152,11 +192,16 @@ struct tpstat_set {
 	unsigned int nr_probes;
 	const struct tpstat_file *files;
 	unsigned int nr_files;
+	struct tpstat_data *const *data;
+	unsigned int nr_data;
 	int (*stats)(struct seq_file *m, struct tpstat_set *set);
-	void (*reset)(struct tpstat_set *set);
 
+	/* private: */
 	struct list_head node;
 	struct list_head probe_list;
+	struct list_head data_list;
+	struct mutex lock;	/* see internal.h for the order */
+	unsigned int live_gen;
 	struct dentry *dir;
 	struct tpstat_binding *bindings;
 	bool enabled;
@@ -182,28 +227,28 @@ static inline unsigned int tpstat_probe_epoch(void *data)
 	return READ_ONCE(probe->set->epoch);
 }
 
-/* Walks every probe of @set; only inside a show or stats callback. */
+/* Walks every probe of @set; inside a show or stats callback. */
 #define tpstat_for_each_probe(probe, set) \
 	list_for_each_entry(probe, &(set)->probe_list, node)
 
 /**
- * tpstat_set_register() - make a set's files and attach its probes
+ * tpstat_set_register() - allocate a set's data, make its files, attach its probes
  * @set: the set, with every field before @node filled in
  *
  * Probes whose tracepoint is not there yet are left waiting or missing; that
  * is not an error.
  *
- * Return: 0, -EINVAL for a malformed set or probe name, -EEXIST if a set of
- * that name is registered, -ENOMEM.
+ * Return: 0, -EINVAL for a malformed set, probe name or data size, -EEXIST
+ * if a set of that name is registered, -ENOMEM.
  */
 int tpstat_set_register(struct tpstat_set *set);
 
 /**
- * tpstat_set_unregister() - remove a set's files, then detach its probes
+ * tpstat_set_unregister() - remove a set's files, detach its probes, free its data
  * @set: a registered set
  *
  * When it returns no probe of the set runs any more, so the caller may free
- * what its probes touch.
+ * what else its probes touch.
  */
 void tpstat_set_unregister(struct tpstat_set *set);
 
@@ -238,12 +283,30 @@ int tpstat_set_remove_probe(struct tpstat_set *set, const char *name);
  */
 const char *tpstat_probe_state(const struct tpstat_probe *probe);
 
+/*
+ * The CPUs a file shows a column for: the online ones, inside a show or
+ * stats callback (which holds CPU hotplug off). An offline CPU's events
+ * still count in every total.
+ */
+#define tpstat_for_each_shown_cpu(cpu)	for_each_online_cpu(cpu)
+
 /**
- * tpstat_print_cpu_columns() - column titles cpu0, cpu1, ... for each CPU
+ * tpstat_print_cpu_columns() - column titles cpu0, cpu1, ... for each shown CPU
  * @m: the file
  * @width: width of each column, matching the rows' " %<width>llu"
  */
 void tpstat_print_cpu_columns(struct seq_file *m, int width);
+
+/**
+ * tpstat_symbol_name() - name a code address, never print it
+ * @buf: where the name goes, "function [module]"
+ * @size: its size, at least KSYM_SYMBOL_LEN for a name not to be cut
+ * @addr: a function or call site
+ *
+ * An address kallsyms cannot name (a module gone, no symbols) is
+ * "unknown": no tpstat file ever shows a kernel address.
+ */
+void tpstat_symbol_name(char *buf, size_t size, const void *addr);
 
 /**
  * tpstat_name_valid() - is @name shaped like a tracepoint name?

@@ -5,7 +5,6 @@
  */
 #include <linux/percpu.h>
 #include <linux/sched/clock.h>
-#include <linux/slab.h>
 #include <linux/stringhash.h>
 
 #include "irq.h"
@@ -27,14 +26,15 @@ struct tpstat_hardirq_cpu {
 	unsigned int epoch;
 	unsigned int depth;
 	struct tpstat_hardirq_frame frames[TPSTAT_HARDIRQ_NEST];
+	u64 handler_ns;		/* all handler time, never reset */
 };
 
 static struct tpstat_hardirq_cpu __percpu *hardirq_cpu;
 
-struct tpstat_irq_named tpstat_hardirq_handlers;
-struct tpstat_counter *tpstat_hardirq_handled;
-struct tpstat_hist tpstat_hardirq_all;
-struct tpstat_counter tpstat_hardirq_ns;
+struct tpstat_keyed tpstat_hardirq_handlers =
+	TPSTAT_KEYED(256, "nsecs", TPSTAT_HARDIRQ_COUNTERS);
+struct tpstat_hist tpstat_hardirq_all = TPSTAT_HIST("nsecs");
+struct tpstat_counter tpstat_hardirq_unpaired = TPSTAT_COUNTER();
 
 /* This CPU's frames, dropped if probes were attached since they were pushed. */
 static struct tpstat_hardirq_cpu *hardirq_this_cpu(void *data)
@@ -84,85 +84,44 @@ void tpstat_irq_handler_exit(void *data, int irq, struct irqaction *action,
 {
 	u64 now = local_clock();
 	struct tpstat_hardirq_cpu *c;
+	struct tpstat_key_ref ref;
 	const char *name;
 	u64 ns;
-	int id;
 
 	tpstat_probe_hit(data);
 	c = hardirq_this_cpu(data);
 	/* Attached after the entry, or the entry did not fit: no time. */
 	if (!c->depth || c->frames[c->depth - 1].action != action) {
-		tpstat_counter_inc(&tpstat_hardirq_handlers.unpaired);
+		tpstat_counter_inc(&tpstat_hardirq_unpaired);
 		return;
 	}
 	c->depth--;
 	ns = now - c->frames[c->depth].start;
-	tpstat_counter_add(&tpstat_hardirq_ns, ns);
+	c->handler_ns += ns;
 	tpstat_hist_add(&tpstat_hardirq_all, ns);
 
 	name = action->name ?: "(null)";
-	id = tpstat_keys_id(&tpstat_hardirq_handlers.keys,
-			    hardirq_key(irq, name), "%s", name);
-	tpstat_irq_named_add(&tpstat_hardirq_handlers, data, id, ns);
+	ref = tpstat_keyed_add(&tpstat_hardirq_handlers, hardirq_key(irq, name),
+			       ns, "%s", name);
 	/* IRQ_NONE: not this handler's device, on a shared line. */
-	if (id >= 0 && ret != IRQ_NONE)
-		tpstat_counter_inc(&tpstat_hardirq_handled[id]);
+	if (ret != IRQ_NONE)
+		tpstat_keyed_count(ref, TPSTAT_HARDIRQ_HANDLED);
+}
+
+/* This CPU's handler time so far, for softirq.c: one read, never torn. */
+u64 tpstat_hardirq_cpu_ns(void)
+{
+	return this_cpu_read(hardirq_cpu->handler_ns);
 }
 
 void tpstat_hardirq_destroy(void)
 {
-	unsigned int i;
-
-	if (tpstat_hardirq_handled)
-		for (i = 0; i < tpstat_hardirq_handlers.keys.capacity; i++)
-			tpstat_counter_destroy(&tpstat_hardirq_handled[i]);
-	kfree(tpstat_hardirq_handled);
-	tpstat_hardirq_handled = NULL;
-	tpstat_irq_named_destroy(&tpstat_hardirq_handlers);
-	tpstat_hist_destroy(&tpstat_hardirq_all);
-	tpstat_counter_destroy(&tpstat_hardirq_ns);
 	free_percpu(hardirq_cpu);
 	hardirq_cpu = NULL;
 }
 
-int tpstat_hardirq_init(unsigned int capacity)
+int tpstat_hardirq_init(void)
 {
-	unsigned int i;
-	int err;
-
-	err = tpstat_irq_named_init(&tpstat_hardirq_handlers, capacity);
-	if (err)
-		return err;
-	err = -ENOMEM;
-	tpstat_hardirq_handled = kcalloc(capacity,
-					 sizeof(*tpstat_hardirq_handled),
-					 GFP_KERNEL);
-	if (!tpstat_hardirq_handled)
-		goto destroy;
-	for (i = 0; i < capacity; i++)
-		if (tpstat_counter_init(&tpstat_hardirq_handled[i]))
-			goto destroy;
 	hardirq_cpu = alloc_percpu(struct tpstat_hardirq_cpu);
-	if (!hardirq_cpu || tpstat_hist_init(&tpstat_hardirq_all, "nsecs") ||
-	    tpstat_counter_init(&tpstat_hardirq_ns))
-		goto destroy;
-	return 0;
-
-destroy:
-	tpstat_hardirq_destroy();
-	return err;
-}
-
-/* Probes are detached: the core calls the set's reset only then. */
-void tpstat_hardirq_reset(void)
-{
-	unsigned int i;
-	int cpu;
-
-	tpstat_irq_named_reset(&tpstat_hardirq_handlers);
-	for (i = 0; i < tpstat_hardirq_handlers.keys.capacity; i++)
-		tpstat_counter_reset(&tpstat_hardirq_handled[i]);
-	tpstat_hist_reset(&tpstat_hardirq_all);
-	for_each_possible_cpu(cpu)
-		per_cpu_ptr(hardirq_cpu, cpu)->depth = 0;
+	return hardirq_cpu ? 0 : -ENOMEM;
 }

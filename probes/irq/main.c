@@ -12,7 +12,7 @@
 
 #include "irq.h"
 
-/* Each key costs a histogram per CPU (about 550 bytes): bound the total. */
+/* More handlers or tasklet functions than any machine has. */
 #define TPSTAT_IRQ_MAX_KEYS	4096
 
 static unsigned int max_handlers = 256;
@@ -42,12 +42,20 @@ static const struct tpstat_file tpstat_irq_files[] = {
 	{ .name = "tasklet", .show = tpstat_irq_tasklet_show },
 };
 
-static void tpstat_irq_reset(struct tpstat_set *set)
-{
-	tpstat_hardirq_reset();
-	tpstat_softirq_reset();
-	tpstat_tasklet_reset();
-}
+static struct tpstat_data *const tpstat_irq_data[] = {
+	&tpstat_hardirq_handlers.data,
+	&tpstat_hardirq_all.data,
+	&tpstat_hardirq_unpaired.data,
+	&tpstat_softirq_raised.data,
+	&tpstat_softirq_runs.data,
+	&tpstat_softirq_irq_ns.data,
+	&tpstat_softirq_ns.data,
+	&tpstat_softirq_latency.data,
+	&tpstat_softirq_worst.data,
+	&tpstat_softirq_unpaired.data,
+	&tpstat_tasklets.data,
+	&tpstat_tasklet_unpaired.data,
+};
 
 static struct tpstat_set tpstat_irq_set = {
 	.name = "irq",
@@ -55,8 +63,9 @@ static struct tpstat_set tpstat_irq_set = {
 	.nr_probes = ARRAY_SIZE(tpstat_irq_probes),
 	.files = tpstat_irq_files,
 	.nr_files = ARRAY_SIZE(tpstat_irq_files),
+	.data = tpstat_irq_data,
+	.nr_data = ARRAY_SIZE(tpstat_irq_data),
 	.stats = tpstat_irq_stats,
-	.reset = tpstat_irq_reset,
 };
 
 static bool tpstat_irq_keys_valid(unsigned int n)
@@ -74,13 +83,15 @@ static int __init tpstat_irq_init(void)
 		       TPSTAT_IRQ_MAX_KEYS);
 		return -EINVAL;
 	}
-	err = tpstat_hardirq_init(max_handlers);
+	tpstat_hardirq_handlers.capacity = max_handlers;
+	tpstat_tasklets.capacity = max_tasklets;
+	err = tpstat_hardirq_init();
 	if (err)
 		return err;
 	err = tpstat_softirq_init();
 	if (err)
 		goto destroy_hardirq;
-	err = tpstat_tasklet_init(max_tasklets);
+	err = tpstat_tasklet_init();
 	if (err)
 		goto destroy_softirq;
 	err = tpstat_set_register(&tpstat_irq_set);

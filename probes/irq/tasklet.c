@@ -16,7 +16,8 @@ struct tpstat_tasklet_cpu {
 
 static struct tpstat_tasklet_cpu __percpu *tasklet_cpu;
 
-struct tpstat_irq_named tpstat_tasklets;
+struct tpstat_keyed tpstat_tasklets = TPSTAT_KEYED(64, "nsecs", 0);
+struct tpstat_counter tpstat_tasklet_unpaired = TPSTAT_COUNTER();
 
 static struct tpstat_tasklet_cpu *tasklet_this_cpu(void *data)
 {
@@ -41,57 +42,35 @@ void tpstat_irq_tasklet_entry(void *data, struct tasklet_struct *t, void *func)
 }
 
 /*
- * The key is the function's address; its name is resolved once, when the
- * key is first seen, while its module is surely loaded since the function
- * just ran. Resolving it when the file is read could meet an unloaded
- * module and print a bare address instead. A function of a module loaded
- * later at the very same address would inherit the name until a reset.
+ * The key is the function's address, named when first seen, while its
+ * module is surely loaded since the function just ran (naming it when the
+ * file is read could meet an unloaded module). A function of a module
+ * loaded later at the very same address would inherit the name until a
+ * reset.
  */
 void tpstat_irq_tasklet_exit(void *data, struct tasklet_struct *t, void *func)
 {
 	u64 now = local_clock();
 	struct tpstat_tasklet_cpu *c;
-	int id;
 
 	tpstat_probe_hit(data);
 	c = tasklet_this_cpu(data);
 	if (!c->start || c->t != t) {
-		tpstat_counter_inc(&tpstat_tasklets.unpaired);
+		tpstat_counter_inc(&tpstat_tasklet_unpaired);
 		return;
 	}
-	id = tpstat_keys_id(&tpstat_tasklets.keys, (unsigned long)func, "%ps",
-			    func);
-	tpstat_irq_named_add(&tpstat_tasklets, data, id, now - c->start);
+	tpstat_keyed_add_symbol(&tpstat_tasklets, func, now - c->start);
 	c->start = 0;
 }
 
 void tpstat_tasklet_destroy(void)
 {
-	tpstat_irq_named_destroy(&tpstat_tasklets);
 	free_percpu(tasklet_cpu);
 	tasklet_cpu = NULL;
 }
 
-int tpstat_tasklet_init(unsigned int capacity)
+int tpstat_tasklet_init(void)
 {
-	int err = tpstat_irq_named_init(&tpstat_tasklets, capacity);
-
-	if (err)
-		return err;
 	tasklet_cpu = alloc_percpu(struct tpstat_tasklet_cpu);
-	if (!tasklet_cpu) {
-		tpstat_tasklet_destroy();
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-/* Probes are detached: the core calls the set's reset only then. */
-void tpstat_tasklet_reset(void)
-{
-	int cpu;
-
-	tpstat_irq_named_reset(&tpstat_tasklets);
-	for_each_possible_cpu(cpu)
-		per_cpu_ptr(tasklet_cpu, cpu)->start = 0;
+	return tasklet_cpu ? 0 : -ENOMEM;
 }

@@ -31,7 +31,7 @@ for k in 0 3 7; do
 	is "table key $k count" "$(stat_of test table.$k.count)" 125
 	is "table key $k sum" "$(stat_of test table.$k.sum)" $((62000 + 125 * k))
 done
-is "table dropped nothing" "$(stat_of test table.dropped)" 0
+is "nothing went to other" "$(stat_of test table.other)" 0
 
 check "hist file starts with the reset header" \
 	sh -c "head -n1 $TP/test/hist | grep -q '^# test/hist: [0-9]*\.[0-9]* s since reset$'"
@@ -47,7 +47,7 @@ load tpstat_test_probe table_keys=4
 fire_on 1 80
 is "hits with a full table" "$(stat_of test tpstat_test_fire.hits)" 80
 is "events dropped for keys that did not fit" "$(stat_of test tpstat_test_fire.dropped)" 40
-is "the table counts them too" "$(stat_of test table.dropped)" 40
+is "the table counts them as other" "$(stat_of test table.other)" 40
 is "keys that fit are whole" "$(stat_of test table.3.count)" 10
 is "keys that did not fit are absent" "$(stat_of test table.4.count)" none
 check "probes file shows dropped" \

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# enable detaches and re-attaches without unloading; reset zeroes everything.
+# enable detaches and re-attaches without unloading; reset zeroes everything
+# while the probes stay attached.
 
 # The header's age in centiseconds, to compare with /proc/uptime.
 header_age() {
@@ -45,6 +46,14 @@ is "the set is still enabled" "$(cat $TP/test/enable)" 1
 fire 4
 is "counts after reset" "$(stat_of test tpstat_test_fire.hits)" 4
 is "table after reset" "$(stat_of test table.3.count)" 1
+
+# Any u64 is a key: ~value makes U64_MAX, U64_MAX - 1, ... from 0, 1, ...
+echo 1 > $TP/test/reset
+fire 3
+is "key U64_MAX counted" "$(stat_of test high.18446744073709551615.count)" 1
+is "key U64_MAX - 2 counted" "$(stat_of test high.18446744073709551613.count)" 1
+is "no key U64_MAX event under another key" "$(grep -c '^high\.[0-9]*\.count 1$' $TP/test/stats)" 3
+is "nothing of theirs in other" "$(stat_of test high.other)" 0
 
 echo 0 > $TP/test/enable
 echo 1 > $TP/test/reset

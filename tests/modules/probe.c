@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tpstat_test_probe.ko: a typed probe set on tpstat_test_fire that feeds a
- * histogram (the values) and a keyed table (value % 8), so tests can check
- * every primitive against numbers they drove. It also probes a tracepoint
+ * histogram (the values), a keyed table (value % 8) and a second table
+ * keyed by ~value, whose first key is U64_MAX, so tests can check every
+ * primitive against numbers they drove. It also probes a tracepoint
  * nothing defines, which must show as missing without harming the rest.
  */
 #include <linux/module.h>
@@ -19,8 +20,9 @@ static unsigned int table_keys = 64;
 module_param(table_keys, uint, 0400);
 MODULE_PARM_DESC(table_keys, "keys per CPU in the table (1-65536, default 64)");
 
-static struct tpstat_hist test_hist;
-static struct tpstat_table test_table;
+static struct tpstat_hist test_hist = TPSTAT_HIST("value");
+static struct tpstat_table test_table = TPSTAT_TABLE(64);
+static struct tpstat_table test_high = TPSTAT_TABLE(16);
 
 static void tpstat_test_probe_fire(void *data, u64 value)
 {
@@ -28,6 +30,8 @@ static void tpstat_test_probe_fire(void *data, u64 value)
 	tpstat_hist_add(&test_hist, value);
 	if (!tpstat_table_add(&test_table, value % TPSTAT_TEST_KEYS, value))
 		tpstat_probe_drop(data);
+	if (value < 16)
+		tpstat_table_add(&test_high, ~value, value);
 }
 
 static void tpstat_test_probe_absent(void *data, int unused)
@@ -40,62 +44,66 @@ static struct tpstat_probe tpstat_test_probes[] = {
 	TPSTAT_PROBE(TPSTAT_TP(tpstat_test_absent), tpstat_test_probe_absent),
 };
 
-static int tpstat_test_hist_show(struct seq_file *m, struct tpstat_set *set)
-{
-	return tpstat_hist_print(m, &test_hist);
-}
-
 static int tpstat_test_table_show(struct seq_file *m, struct tpstat_set *set)
 {
-	struct tpstat_table_row *rows;
+	struct tpstat_table_row *rows, other;
 	unsigned int i, nr;
 	int cpu;
 
-	rows = tpstat_table_rows(&test_table, &nr);
+	rows = tpstat_table_rows(&test_table, &nr, &other);
 	seq_printf(m, "%-6s %12s %16s %12s", "key", "count", "sum", "max");
 	tpstat_print_cpu_columns(m, 12);
 	for (i = 0; i < nr; i++) {
 		seq_printf(m, "%-6llu %12llu %16llu %12llu", rows[i].key,
 			   rows[i].count, rows[i].sum, rows[i].max);
-		for_each_possible_cpu(cpu)
+		tpstat_for_each_shown_cpu(cpu)
 			seq_printf(m, " %12llu",
 				   tpstat_table_cpu_count(&test_table, cpu,
 							  rows[i].key));
 		seq_putc(m, '\n');
 	}
-	seq_printf(m, "dropped %llu\n", tpstat_counter_sum(&test_table.dropped));
+	seq_printf(m, "%-6s %12llu %16llu %12llu\n", "other", other.count,
+		   other.sum, other.max);
 	kvfree(rows);
 	return 0;
+}
+
+static void tpstat_test_table_stats(struct seq_file *m,
+				    const struct tpstat_table *t,
+				    const char *name)
+{
+	struct tpstat_table_row *rows, other;
+	unsigned int i, nr;
+
+	rows = tpstat_table_rows(t, &nr, &other);
+	for (i = 0; i < nr; i++)
+		seq_printf(m, "%s.%llu.count %llu\n%s.%llu.sum %llu\n", name,
+			   rows[i].key, rows[i].count, name, rows[i].key,
+			   rows[i].sum);
+	seq_printf(m, "%s.other %llu\n", name, other.count);
+	kvfree(rows);
 }
 
 static int tpstat_test_stats(struct seq_file *m, struct tpstat_set *set)
 {
-	struct tpstat_table_row *rows;
-	unsigned int i, nr;
-	int err;
+	int err = tpstat_hist_print_stats(m, &test_hist, "hist");
 
-	err = tpstat_hist_print_stats(m, &test_hist, "hist");
 	if (err)
 		return err;
-	rows = tpstat_table_rows(&test_table, &nr);
-	for (i = 0; i < nr; i++)
-		seq_printf(m, "table.%llu.count %llu\ntable.%llu.sum %llu\n",
-			   rows[i].key, rows[i].count, rows[i].key, rows[i].sum);
-	seq_printf(m, "table.dropped %llu\n",
-		   tpstat_counter_sum(&test_table.dropped));
-	kvfree(rows);
+	tpstat_test_table_stats(m, &test_table, "table");
+	tpstat_test_table_stats(m, &test_high, "high");
 	return 0;
 }
 
-static void tpstat_test_reset(struct tpstat_set *set)
-{
-	tpstat_hist_reset(&test_hist);
-	tpstat_table_reset(&test_table);
-}
-
 static const struct tpstat_file tpstat_test_files[] = {
-	{ .name = "hist", .show = tpstat_test_hist_show },
+	TPSTAT_HIST_FILE("hist", &test_hist),
 	{ .name = "table", .show = tpstat_test_table_show },
+};
+
+static struct tpstat_data *const tpstat_test_data[] = {
+	&test_hist.data,
+	&test_table.data,
+	&test_high.data,
 };
 
 static struct tpstat_set tpstat_test_set = {
@@ -104,40 +112,20 @@ static struct tpstat_set tpstat_test_set = {
 	.nr_probes = ARRAY_SIZE(tpstat_test_probes),
 	.files = tpstat_test_files,
 	.nr_files = ARRAY_SIZE(tpstat_test_files),
+	.data = tpstat_test_data,
+	.nr_data = ARRAY_SIZE(tpstat_test_data),
 	.stats = tpstat_test_stats,
-	.reset = tpstat_test_reset,
 };
 
 static int __init tpstat_test_probe_init(void)
 {
-	int err;
-
-	err = tpstat_hist_init(&test_hist, "value");
-	if (err)
-		return err;
-	err = tpstat_table_init(&test_table, table_keys);
-	if (err) {
-		pr_err("tpstat_test_probe: table_keys must be 1 to %d\n",
-		       TPSTAT_TABLE_MAX_KEYS);
-		goto destroy_hist;
-	}
-	err = tpstat_set_register(&tpstat_test_set);
-	if (err)
-		goto destroy_table;
-	return 0;
-
-destroy_table:
-	tpstat_table_destroy(&test_table);
-destroy_hist:
-	tpstat_hist_destroy(&test_hist);
-	return err;
+	test_table.capacity = table_keys;
+	return tpstat_set_register(&tpstat_test_set);
 }
 
 static void __exit tpstat_test_probe_exit(void)
 {
 	tpstat_set_unregister(&tpstat_test_set);
-	tpstat_table_destroy(&test_table);
-	tpstat_hist_destroy(&test_hist);
 }
 
 module_init(tpstat_test_probe_init);

@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Keyed data: ids handed out in order, found through an open-addressing
+ * hash index with linear probing, and per id a histogram and counters
+ * shared by all CPUs (atomics: a key is hot on one CPU at a time far more
+ * often than on many) and a count per CPU.
+ *
+ * A new key first claims its index slot, marked busy by its CPU, then takes
+ * an id, writes its entry and publishes the id in the slot. The claim runs
+ * with interrupts off and NMIs never claim, so a busy slot is always being
+ * finished by another CPU, within a few hundred instructions: a lookup that
+ * meets one waits for it rather than guess, and no id is ever lost to a
+ * race.
+ */
+#include <linux/hash.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+
+#include "internal.h"
+
+/* An index slot being claimed: this bit, and the claiming CPU. */
+#define TPSTAT_KEYED_BUSY	0x80000000U
+
+struct tpstat_keyed_entry {
+	u64 key;
+	char label[TPSTAT_KEYED_LABEL_MAX];
+};
+
+struct tpstat_keyed_hist {
+	atomic64_t buckets[TPSTAT_HIST_BUCKETS];
+	atomic64_t sum;
+	atomic64_t min;
+	atomic64_t max;
+};
+
+/* One generation, in one allocation; every array has capacity + 1 ids. */
+struct tpstat_keyed_gen {
+	atomic_t used;			/* ids handed out */
+	unsigned int nr_counters;
+	u32 *index;			/* 0 free, id + 1, or busy */
+	struct tpstat_keyed_entry *entries;
+	struct tpstat_keyed_hist *hists;
+	atomic64_t *counters;		/* nr_counters per id */
+	local64_t *cpu_counts;		/* per CPU, one per id */
+};
+
+static struct tpstat_keyed *to_keyed(struct tpstat_data *d)
+{
+	return container_of(d, struct tpstat_keyed, data);
+}
+
+static size_t tpstat_keyed_ids(const struct tpstat_keyed *k)
+{
+	return (size_t)k->capacity + 1;
+}
+
+/* The offsets of a generation's arrays, and its size. */
+struct tpstat_keyed_layout {
+	size_t index, entries, hists, counters, cpu_counts, bytes;
+};
+
+static void tpstat_keyed_layout(const struct tpstat_keyed *k,
+				struct tpstat_keyed_layout *l)
+{
+	size_t ids = tpstat_keyed_ids(k);
+
+	l->hists = ALIGN(sizeof(struct tpstat_keyed_gen), SMP_CACHE_BYTES);
+	l->counters = l->hists + ids * sizeof(struct tpstat_keyed_hist);
+	l->cpu_counts = l->counters + ids * k->nr_counters * sizeof(atomic64_t);
+	l->entries = l->cpu_counts + ids * nr_cpu_ids * sizeof(local64_t);
+	l->index = l->entries + ids * sizeof(struct tpstat_keyed_entry);
+	l->bytes = l->index + ((size_t)k->mask + 1) * sizeof(u32);
+}
+
+static size_t tpstat_keyed_bytes(const struct tpstat_data *d)
+{
+	const struct tpstat_keyed *k = container_of(d, struct tpstat_keyed, data);
+	struct tpstat_keyed_layout l;
+
+	tpstat_keyed_layout(k, &l);
+	return l.bytes;
+}
+
+static int tpstat_keyed_check(const struct tpstat_data *d, const char *set)
+{
+	const struct tpstat_keyed *k = container_of(d, struct tpstat_keyed, data);
+
+	if (!k->capacity || k->capacity > TPSTAT_KEYED_MAX) {
+		pr_err("tpstat: %s: keyed data holds 1 to %d keys, not %u\n", set,
+		       TPSTAT_KEYED_MAX, k->capacity);
+		return -EINVAL;
+	}
+	if (k->nr_counters > TPSTAT_KEYED_MAX_COUNTERS) {
+		pr_err("tpstat: %s: keyed data has at most %d counters per key\n",
+		       set, TPSTAT_KEYED_MAX_COUNTERS);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int tpstat_keyed_alloc(struct tpstat_data *d, unsigned int gen)
+{
+	struct tpstat_keyed *k = to_keyed(d);
+	struct tpstat_keyed_layout l;
+	struct tpstat_keyed_gen *g;
+	void *base;
+
+	k->mask = roundup_pow_of_two(2 * k->capacity) - 1;
+	k->bits = ilog2(k->mask + 1);
+	tpstat_keyed_layout(k, &l);
+	base = kvmalloc(l.bytes, GFP_KERNEL);
+	if (!base)
+		return -ENOMEM;
+	g = base;
+	g->index = base + l.index;
+	g->entries = base + l.entries;
+	g->hists = base + l.hists;
+	g->counters = base + l.counters;
+	g->cpu_counts = base + l.cpu_counts;
+	k->gen[gen] = g;
+	return 0;
+}
+
+static void tpstat_keyed_free(struct tpstat_data *d, unsigned int gen)
+{
+	struct tpstat_keyed *k = to_keyed(d);
+
+	kvfree(k->gen[gen]);
+	k->gen[gen] = NULL;
+}
+
+static void tpstat_keyed_clear(struct tpstat_data *d, unsigned int gen)
+{
+	struct tpstat_keyed *k = to_keyed(d);
+	struct tpstat_keyed_gen *g = k->gen[gen];
+	struct tpstat_keyed_layout l;
+	size_t id;
+
+	tpstat_keyed_layout(k, &l);
+	memset((void *)g + l.hists, 0, l.bytes - l.hists);
+	atomic_set(&g->used, 0);
+	g->nr_counters = k->nr_counters;
+	for (id = 0; id < tpstat_keyed_ids(k); id++) {
+		atomic64_set(&g->hists[id].min, U64_MAX);
+		if (!(id & 0xff))
+			cond_resched();
+	}
+	/* The "other" row has no key of its own. */
+	strscpy(g->entries[k->capacity].label, "other",
+		sizeof(g->entries[k->capacity].label));
+}
+
+static void tpstat_keyed_publish(struct tpstat_data *d, unsigned int gen)
+{
+	struct tpstat_keyed *k = to_keyed(d);
+
+	tpstat_data_publish(k->live, k->gen[gen]);
+}
+
+const struct tpstat_data_ops tpstat_keyed_ops = {
+	.kind = TPSTAT_MEM_TABLES,
+	.alloc = tpstat_keyed_alloc,
+	.free = tpstat_keyed_free,
+	.clear = tpstat_keyed_clear,
+	.publish = tpstat_keyed_publish,
+	.bytes = tpstat_keyed_bytes,
+	.check = tpstat_keyed_check,
+};
+EXPORT_SYMBOL_GPL(tpstat_keyed_ops);
+
+/* What index slot @i holds once no other CPU is claiming it. */
+static u32 tpstat_keyed_slot(struct tpstat_keyed_gen *g, unsigned int i)
+{
+	u32 busy_here = TPSTAT_KEYED_BUSY | raw_smp_processor_id();
+	u32 slot;
+
+	/* Pairs with the release that published the id after its entry. */
+	while ((slot = smp_load_acquire(&g->index[i])) & TPSTAT_KEYED_BUSY) {
+		/* Our own CPU's claim, which we interrupted (NMI): not ours. */
+		if (slot == busy_here)
+			break;
+		cpu_relax();
+	}
+	return slot;
+}
+
+/* The id of @key, or the capacity if it is not there. */
+static unsigned int tpstat_keyed_find(const struct tpstat_keyed *k,
+				      struct tpstat_keyed_gen *g, u64 key)
+{
+	unsigned int i = hash_64(key, k->bits);
+	unsigned int n;
+
+	for (n = 0; n <= k->mask; n++, i = (i + 1) & k->mask) {
+		u32 slot = tpstat_keyed_slot(g, i);
+
+		if (!slot)
+			break;
+		if (!(slot & TPSTAT_KEYED_BUSY) && g->entries[slot - 1].key == key)
+			return slot - 1;
+	}
+	return k->capacity;
+}
+
+/* Claims a slot for @key and gives it an id; interrupts are off. */
+static unsigned int tpstat_keyed_claim(const struct tpstat_keyed *k,
+				       struct tpstat_keyed_gen *g, u64 key,
+				       const char *label)
+{
+	u32 busy = TPSTAT_KEYED_BUSY | smp_processor_id();
+	unsigned int i = hash_64(key, k->bits);
+	unsigned int n;
+	int id;
+
+	for (n = 0; n <= k->mask; n++, i = (i + 1) & k->mask) {
+		u32 slot;
+
+		/* Until the slot is ours, or holds an id: then it is settled. */
+		while ((slot = tpstat_keyed_slot(g, i)) == 0 &&
+		       cmpxchg(&g->index[i], 0, busy))
+			;
+		if (slot & TPSTAT_KEYED_BUSY)
+			continue;
+		if (slot) {
+			if (g->entries[slot - 1].key == key)
+				return slot - 1;
+			continue;
+		}
+		id = atomic_fetch_add_unless(&g->used, 1, k->capacity);
+		if (id >= k->capacity) {
+			/* Free again; waiters read it with acquire. */
+			smp_store_release(&g->index[i], 0);
+			break;
+		}
+		g->entries[id].key = key;
+		strscpy(g->entries[id].label, label, sizeof(g->entries[id].label));
+		/* The entry is whole before anyone can find its id. */
+		smp_store_release(&g->index[i], id + 1);
+		return id;
+	}
+	return k->capacity;
+}
+
+static void tpstat_keyed_hist_add(struct tpstat_keyed_hist *h, u64 value)
+{
+	s64 old = atomic64_read(&h->min);
+
+	while ((u64)old > value && !atomic64_try_cmpxchg(&h->min, &old, value))
+		;
+	old = atomic64_read(&h->max);
+	while ((u64)old < value && !atomic64_try_cmpxchg(&h->max, &old, value))
+		;
+	atomic64_add(value, &h->sum);
+	/* As tpstat_hist_cpu_add(): a reader seeing the bucket sees the rest. */
+	smp_wmb();
+	atomic64_inc(&h->buckets[fls64(value)]);
+}
+
+/*
+ * Finds @key in the live generation, preemption off. True if it is new
+ * and may be registered: the caller then makes its label and calls
+ * tpstat_keyed_register().
+ */
+static bool tpstat_keyed_lookup(struct tpstat_keyed *k, u64 key,
+				struct tpstat_key_ref *ref)
+{
+	ref->gen = READ_ONCE(k->live);
+	ref->id = tpstat_keyed_find(k, ref->gen, key);
+	return ref->id == k->capacity && !in_nmi() &&
+	       atomic_read(&ref->gen->used) < k->capacity;
+}
+
+static void tpstat_keyed_register(struct tpstat_keyed *k, u64 key,
+				  const char *label, struct tpstat_key_ref *ref)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	ref->id = tpstat_keyed_claim(k, ref->gen, key, label);
+	local_irq_restore(flags);
+}
+
+static void tpstat_keyed_record(struct tpstat_keyed *k,
+				struct tpstat_key_ref ref, u64 value)
+{
+	tpstat_keyed_hist_add(&ref.gen->hists[ref.id], value);
+	local64_inc(&ref.gen->cpu_counts[smp_processor_id() *
+					 tpstat_keyed_ids(k) + ref.id]);
+}
+
+struct tpstat_key_ref tpstat_keyed_add(struct tpstat_keyed *k, u64 key,
+				       u64 value, const char *fmt, ...)
+{
+	char label[TPSTAT_KEYED_LABEL_MAX];
+	struct tpstat_key_ref ref;
+	va_list args;
+
+	preempt_disable_notrace();
+	if (tpstat_keyed_lookup(k, key, &ref)) {
+		va_start(args, fmt);
+		vsnprintf(label, sizeof(label), fmt, args);
+		va_end(args);
+		tpstat_keyed_register(k, key, label, &ref);
+	}
+	tpstat_keyed_record(k, ref, value);
+	preempt_enable_notrace();
+	return ref;
+}
+EXPORT_SYMBOL_GPL(tpstat_keyed_add);
+
+struct tpstat_key_ref tpstat_keyed_add_symbol(struct tpstat_keyed *k,
+					      void *addr, u64 value)
+{
+	char label[TPSTAT_KEYED_LABEL_MAX];
+	struct tpstat_key_ref ref;
+
+	preempt_disable_notrace();
+	if (tpstat_keyed_lookup(k, (unsigned long)addr, &ref)) {
+		tpstat_symbol_name(label, sizeof(label), addr);
+		tpstat_keyed_register(k, (unsigned long)addr, label, &ref);
+	}
+	tpstat_keyed_record(k, ref, value);
+	preempt_enable_notrace();
+	return ref;
+}
+EXPORT_SYMBOL_GPL(tpstat_keyed_add_symbol);
+
+void tpstat_keyed_count(struct tpstat_key_ref ref, unsigned int i)
+{
+	atomic64_inc(&ref.gen->counters[ref.id * ref.gen->nr_counters + i]);
+}
+EXPORT_SYMBOL_GPL(tpstat_keyed_count);
+
+static void tpstat_keyed_fold(const struct tpstat_keyed *k,
+			      struct tpstat_keyed_gen *g, unsigned int id,
+			      struct tpstat_keyed_row *row)
+{
+	struct tpstat_keyed_hist *h = &g->hists[id];
+	struct tpstat_hist_summary *s = &row->hist;
+	unsigned int b;
+
+	memset(row, 0, sizeof(*row));
+	row->id = id;
+	row->key = g->entries[id].key;
+	row->label = g->entries[id].label;
+	for (b = 0; b < TPSTAT_HIST_BUCKETS; b++) {
+		s->buckets[b] = atomic64_read(&h->buckets[b]);
+		s->count += s->buckets[b];
+	}
+	/* Pairs with the smp_wmb() in tpstat_keyed_hist_add(). */
+	smp_rmb();
+	s->sum = atomic64_read(&h->sum);
+	s->min = atomic64_read(&h->min);
+	s->max = atomic64_read(&h->max);
+	__tpstat_hist_settle(s);
+	for (b = 0; b < g->nr_counters; b++)
+		row->counters[b] = atomic64_read(&g->counters[id * g->nr_counters + b]);
+}
+
+static int tpstat_keyed_row_cmp_count(const void *a, const void *b)
+{
+	const struct tpstat_keyed_row *x = a, *y = b;
+
+	if (x->hist.count != y->hist.count)
+		return x->hist.count > y->hist.count ? -1 : 1;
+	return strcmp(x->label, y->label);
+}
+
+struct tpstat_keyed_row *tpstat_keyed_rows(const struct tpstat_keyed *k,
+					   cmp_func_t cmp, unsigned int *nr,
+					   struct tpstat_keyed_row *other)
+{
+	struct tpstat_keyed_gen *g = READ_ONCE(k->live);
+	unsigned int i, n = 0, room = min_t(unsigned int,
+					    atomic_read(&g->used), k->capacity);
+	struct tpstat_keyed_row *rows;
+
+	*nr = 0;
+	tpstat_keyed_fold(k, g, k->capacity, other);
+	if (!room)
+		return NULL;
+	rows = kvmalloc_array(room, sizeof(*rows), GFP_KERNEL);
+	if (!rows)
+		return NULL;
+	/* Ids are published in the index once their entry is whole. */
+	for (i = 0; i <= k->mask && n < room; i++) {
+		/* Pairs with the release that published the id. */
+		u32 slot = smp_load_acquire(&g->index[i]);
+
+		if (!slot || slot & TPSTAT_KEYED_BUSY)
+			continue;
+		tpstat_keyed_fold(k, g, slot - 1, &rows[n++]);
+		if (!(n & 0xff))
+			cond_resched();
+	}
+	sort(rows, n, sizeof(*rows), cmp ?: tpstat_keyed_row_cmp_count, NULL);
+	*nr = n;
+	return rows;
+}
+EXPORT_SYMBOL_GPL(tpstat_keyed_rows);
+
+u64 tpstat_keyed_cpu_count(const struct tpstat_keyed *k, int cpu,
+			   unsigned int id)
+{
+	struct tpstat_keyed_gen *g = READ_ONCE(k->live);
+
+	return local64_read(&g->cpu_counts[cpu * tpstat_keyed_ids(k) + id]);
+}
+EXPORT_SYMBOL_GPL(tpstat_keyed_cpu_count);
+
+void tpstat_keyed_print_hist(struct seq_file *m, const struct tpstat_keyed *k,
+			     const struct tpstat_keyed_row *row)
+{
+	tpstat_hist_summary_print(m, &row->hist, k->unit);
+}
+EXPORT_SYMBOL_GPL(tpstat_keyed_print_hist);

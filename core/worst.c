@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Worst cases: recording a new worst and folding all CPUs'. The compare
+ * that rejects the common case is inline in <tpstat/worst.h>.
+ */
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/timekeeping.h>
+
+#include "internal.h"
+
+static struct tpstat_worst *to_worst(struct tpstat_data *d)
+{
+	return container_of(d, struct tpstat_worst, data);
+}
+
+static unsigned int tpstat_worst_nr(const struct tpstat_worst *w)
+{
+	return w->nr ?: 1;
+}
+
+static int tpstat_worst_alloc(struct tpstat_data *d, unsigned int gen)
+{
+	struct tpstat_worst *w = to_worst(d);
+
+	w->gen[gen] = __alloc_percpu(tpstat_worst_nr(w) *
+				     sizeof(struct tpstat_worst_cpu),
+				     __alignof__(struct tpstat_worst_cpu));
+	return w->gen[gen] ? 0 : -ENOMEM;
+}
+
+static void tpstat_worst_free(struct tpstat_data *d, unsigned int gen)
+{
+	struct tpstat_worst *w = to_worst(d);
+
+	free_percpu(w->gen[gen]);
+	w->gen[gen] = NULL;
+}
+
+static void tpstat_worst_clear(struct tpstat_data *d, unsigned int gen)
+{
+	struct tpstat_worst *w = to_worst(d);
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(w->gen[gen], cpu), 0,
+		       tpstat_worst_nr(w) * sizeof(struct tpstat_worst_cpu));
+}
+
+static void tpstat_worst_publish(struct tpstat_data *d, unsigned int gen)
+{
+	struct tpstat_worst *w = to_worst(d);
+
+	tpstat_data_publish(w->pcpu, w->gen[gen]);
+}
+
+static size_t tpstat_worst_bytes(const struct tpstat_data *d)
+{
+	const struct tpstat_worst *w = container_of(d, struct tpstat_worst, data);
+
+	return (size_t)tpstat_worst_nr(w) * sizeof(struct tpstat_worst_cpu) *
+	       num_possible_cpus();
+}
+
+const struct tpstat_data_ops tpstat_worst_ops = {
+	.kind = TPSTAT_MEM_COUNTERS,
+	.alloc = tpstat_worst_alloc,
+	.free = tpstat_worst_free,
+	.clear = tpstat_worst_clear,
+	.publish = tpstat_worst_publish,
+	.bytes = tpstat_worst_bytes,
+};
+EXPORT_SYMBOL_GPL(tpstat_worst_ops);
+
+/* With interrupts off nothing but an NMI, which never records, comes between. */
+void __tpstat_worst_record(struct tpstat_worst_cpu __percpu *pcpu, u64 value,
+			   u64 tag)
+{
+	struct tpstat_worst_cpu *wc;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	wc = this_cpu_ptr(pcpu);
+	if (value > wc->value) {
+		WRITE_ONCE(wc->seq, wc->seq + 1);
+		/* An odd seq is seen before any field changes. */
+		smp_wmb();
+		WRITE_ONCE(wc->value, value);
+		WRITE_ONCE(wc->at, ktime_get_mono_fast_ns());
+		WRITE_ONCE(wc->tag, tag);
+		/* Every field is seen before the even seq. */
+		smp_wmb();
+		WRITE_ONCE(wc->seq, wc->seq + 1);
+	}
+	local_irq_restore(flags);
+}
+EXPORT_SYMBOL_GPL(__tpstat_worst_record);
+
+/* One CPU's record, whole: read again while its writer was in the middle. */
+static void tpstat_worst_read_cpu(const struct tpstat_worst_cpu *wc,
+				  struct tpstat_worst_case *out)
+{
+	unsigned int seq;
+
+	do {
+		seq = READ_ONCE(wc->seq);
+		/* Pairs with the writer's first smp_wmb(). */
+		smp_rmb();
+		out->value = READ_ONCE(wc->value);
+		out->at = READ_ONCE(wc->at);
+		out->tag = READ_ONCE(wc->tag);
+		/* Pairs with the writer's second smp_wmb(). */
+		smp_rmb();
+	} while ((seq & 1) || seq != READ_ONCE(wc->seq));
+}
+
+void tpstat_worst_read_at(const struct tpstat_worst *w, unsigned int i,
+			  struct tpstat_worst_case *wc)
+{
+	struct tpstat_worst_cpu __percpu *pcpu = READ_ONCE(w->pcpu) + i;
+	struct tpstat_worst_case one;
+	int cpu;
+
+	memset(wc, 0, sizeof(*wc));
+	wc->cpu = -1;
+	for_each_possible_cpu(cpu) {
+		tpstat_worst_read_cpu(per_cpu_ptr(pcpu, cpu), &one);
+		if (one.value > wc->value) {
+			*wc = one;
+			wc->cpu = cpu;
+		}
+	}
+}
+EXPORT_SYMBOL_GPL(tpstat_worst_read_at);

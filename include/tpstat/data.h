@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What every aggregation primitive (counter, histogram, table, keyed data,
+ * worst case) shares: two generations of storage, one live and one spare,
+ * so that a reset never stops the probes.
+ *
+ * A probe reads the live generation's pointer once and updates what it
+ * points to. A reset publishes the spare (empty) generation, waits until no
+ * probe can still hold the old pointer, then empties the old one, which
+ * becomes the spare. The probe pays nothing for this: it loads the same
+ * one pointer it would load anyway.
+ */
+#ifndef _TPSTAT_DATA_H
+#define _TPSTAT_DATA_H
+
+#include <asm/barrier.h>
+#include <linux/list.h>
+#include <linux/types.h>
+
+/* What the memory file calls each primitive's storage. */
+enum tpstat_mem_kind {
+	TPSTAT_MEM_COUNTERS,
+	TPSTAT_MEM_HISTOGRAMS,
+	TPSTAT_MEM_TABLES,
+	TPSTAT_MEM_KINDS
+};
+
+struct tpstat_data;
+
+/**
+ * struct tpstat_data_ops - how the core handles one kind of primitive
+ * @kind: where the memory file counts it
+ * @alloc: allocate generation @gen, empty; 0 or -ENOMEM
+ * @free: free generation @gen (it may be only partly allocated)
+ * @clear: empty generation @gen, which no probe can be using
+ * @publish: make generation @gen the one probes update
+ * @bytes: bytes one generation holds
+ * @check: optional; validates the author's configuration before any
+ *         allocation, returning 0 or -EINVAL with one pr_err line
+ */
+struct tpstat_data_ops {
+	enum tpstat_mem_kind kind;
+	int (*alloc)(struct tpstat_data *d, unsigned int gen);
+	void (*free)(struct tpstat_data *d, unsigned int gen);
+	void (*clear)(struct tpstat_data *d, unsigned int gen);
+	void (*publish)(struct tpstat_data *d, unsigned int gen);
+	size_t (*bytes)(const struct tpstat_data *d);
+	int (*check)(const struct tpstat_data *d, const char *set);
+};
+
+/**
+ * struct tpstat_data - the part of every primitive the core handles
+ * @ops: the primitive's kind, filled in by its TPSTAT_...() initializer
+ * @node: private: in its set's list of data
+ * @ready: private: both generations are allocated
+ */
+struct tpstat_data {
+	const struct tpstat_data_ops *ops;
+	/* private: */
+	struct list_head node;
+	bool ready;
+};
+
+/* The two generations a primitive keeps. */
+#define TPSTAT_GENERATIONS	2
+
+/*
+ * Makes @gen the generation probes update, in a primitive's publish op:
+ * the release orders what its clear wrote before the pointer to it.
+ */
+#define tpstat_data_publish(live, gen)	smp_store_release(&(live), (gen))
+
+#endif /* _TPSTAT_DATA_H */

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Keyed data shared by all CPUs: a registry that gives each key a dense id
+ * and a label when first seen, and per key a log2 histogram, a few counters
+ * and a count per CPU. For what a probe sees a handful of (IRQ handlers,
+ * tasklet functions, call sites, pids) and wants named after it is gone.
+ * Keys beyond the capacity share one "other" row, shown, never lost.
+ */
+#ifndef _TPSTAT_KEYED_H
+#define _TPSTAT_KEYED_H
+
+#include <linux/atomic.h>
+#include <linux/compiler_attributes.h>
+#include <linux/seq_file.h>
+#include <linux/types.h>
+#include <tpstat/data.h>
+#include <tpstat/hist.h>
+
+/* Bytes of a label, with its NUL; longer labels are cut. */
+#define TPSTAT_KEYED_LABEL_MAX	64
+
+/* Keys a registry may be created with; keeps a typo from eating memory. */
+#define TPSTAT_KEYED_MAX	65536
+
+/* Counters per key beside its histogram. */
+#define TPSTAT_KEYED_MAX_COUNTERS	4
+
+struct tpstat_keyed_gen;
+
+/**
+ * struct tpstat_keyed - keyed histograms and counters
+ * @live: the generation probes update
+ * @capacity: keys it may hold; events of further keys go to "other"
+ * @unit: the histograms' unit ("nsecs")
+ * @nr_counters: counters per key, up to %TPSTAT_KEYED_MAX_COUNTERS
+ * @gen: private: both generations
+ * @mask: private: hash slots - 1
+ * @bits: private: log2 of hash slots
+ * @data: private: what the core handles
+ *
+ * Declare it with TPSTAT_KEYED(capacity, unit, counters) and list it in
+ * the set's data; a module parameter may change @capacity before the set
+ * is registered.
+ */
+struct tpstat_keyed {
+	struct tpstat_keyed_gen *live;
+	unsigned int capacity;
+	const char *unit;
+	unsigned int nr_counters;
+	/* private: */
+	struct tpstat_keyed_gen *gen[TPSTAT_GENERATIONS];
+	unsigned int mask;
+	unsigned int bits;
+	struct tpstat_data data;
+};
+
+extern const struct tpstat_data_ops tpstat_keyed_ops;
+
+#define TPSTAT_KEYED(cap, u, counters)					\
+	{ .capacity = (cap), .unit = (u), .nr_counters = (counters),	\
+	  .data.ops = &tpstat_keyed_ops }
+
+/**
+ * struct tpstat_key_ref - a key's data in one generation
+ * @gen: the generation the key was found in
+ * @id: the key's id there; the capacity for "other"
+ *
+ * A probe keeps the ref for the rest of its event, so that what it adds
+ * lands in the generation it found the key in, even if a reset comes
+ * in between.
+ */
+struct tpstat_key_ref {
+	struct tpstat_keyed_gen *gen;
+	unsigned int id;
+};
+
+/**
+ * tpstat_keyed_add() - record @value for @key, registering it at first sight
+ * @k: the keyed data
+ * @key: any u64
+ * @value: into the key's histogram
+ * @fmt: printf format of the label, used only when @key is new
+ *
+ * Safe in any context and on all CPUs at once. A new key gets one id
+ * however many CPUs meet it together. In NMI a new key is not registered
+ * (a label may need kallsyms): its event goes to "other".
+ *
+ * Return: where the event went, for tpstat_keyed_count().
+ */
+__printf(4, 5)
+struct tpstat_key_ref tpstat_keyed_add(struct tpstat_keyed *k, u64 key,
+				       u64 value, const char *fmt, ...);
+
+/**
+ * tpstat_keyed_add_symbol() - tpstat_keyed_add() keyed by a code address
+ * @k: the keyed data
+ * @addr: a function or call site, labelled "function [module]" when first
+ *        seen, while its module is surely loaded; "unknown" if kallsyms
+ *        cannot name it, never the address
+ * @value: into the key's histogram
+ *
+ * Return: where the event went, for tpstat_keyed_count().
+ */
+struct tpstat_key_ref tpstat_keyed_add_symbol(struct tpstat_keyed *k,
+					      void *addr, u64 value);
+
+/**
+ * tpstat_keyed_count() - count one event in counter @i of a key
+ * @ref: what tpstat_keyed_add() returned for the event
+ * @i: the counter, below the data's nr_counters
+ */
+void tpstat_keyed_count(struct tpstat_key_ref ref, unsigned int i);
+
+/**
+ * struct tpstat_keyed_row - one key, as read
+ * @id: its id; the capacity for "other"
+ * @key: the key
+ * @label: its label
+ * @hist: its histogram folded
+ * @counters: its counters
+ */
+struct tpstat_keyed_row {
+	unsigned int id;
+	u64 key;
+	const char *label;
+	struct tpstat_hist_summary hist;
+	u64 counters[TPSTAT_KEYED_MAX_COUNTERS];
+};
+
+/**
+ * tpstat_keyed_rows() - every key in use, folded, sorted by @cmp
+ * @k: the keyed data
+ * @cmp: order of the rows; NULL sorts by count, highest first
+ * @nr: set to the number of rows
+ * @other: where the "other" row goes, events of keys that did not fit
+ *
+ * Return: the rows, to kvfree(); NULL with *@nr == 0 if there are none, or
+ * on -ENOMEM, the only failure.
+ */
+struct tpstat_keyed_row *tpstat_keyed_rows(const struct tpstat_keyed *k,
+					   cmp_func_t cmp, unsigned int *nr,
+					   struct tpstat_keyed_row *other);
+
+/**
+ * tpstat_keyed_cpu_count() - events of a key on one CPU
+ * @k: the keyed data
+ * @cpu: the CPU
+ * @id: a row's id
+ *
+ * Return: the count.
+ */
+u64 tpstat_keyed_cpu_count(const struct tpstat_keyed *k, int cpu,
+			   unsigned int id);
+
+/**
+ * tpstat_keyed_print_hist() - a row's histogram, as tpstat_hist_print()
+ * @m: the file
+ * @k: the keyed data
+ * @row: the row
+ */
+void tpstat_keyed_print_hist(struct seq_file *m, const struct tpstat_keyed *k,
+			     const struct tpstat_keyed_row *row);
+
+#endif /* _TPSTAT_KEYED_H */
