@@ -122,19 +122,32 @@ static struct tpstat_set tpstat_count_set = {
 	.stats = tpstat_count_stats,
 };
 
+/*
+ * tracepoints= is a comma-separated list; blanks around a name and empty
+ * entries (a trailing comma) are allowed. A name listed twice is refused,
+ * naming it, rather than counted twice or once by surprise.
+ */
 static int tpstat_count_add_param(void)
 {
 	char *list, *cursor, *name;
 	int err = 0;
 
-	if (!tracepoints || !*tracepoints)
+	if (!tracepoints)
 		return 0;
 	list = kstrdup(tracepoints, GFP_KERNEL);
 	if (!list)
 		return -ENOMEM;
 	cursor = list;
-	while (!err && (name = strsep(&cursor, ",")))
+	while (!err && (name = strsep(&cursor, ","))) {
+		name = strim(name);
+		if (!*name)
+			continue;
 		err = tpstat_count_add(&tpstat_count_set, name);
+		if (err == -EEXIST) {
+			pr_err("tpstat_count: tracepoints= lists %s twice\n", name);
+			err = -EINVAL;
+		}
+	}
 	kfree(list);
 	return err;
 }

@@ -55,11 +55,29 @@ refused_load() {
 	is "$1" "$(load_error "$2" "$3")" "$4"
 	within "$1: at most one log line" $(($(kmsg_lines) - lines)) 0 1
 }
-for p in tracepoints=bad-name tracepoints=a,,b tracepoints=, \
-	tracepoints=a,b-c max_tracepoints=0 max_tracepoints=4097 \
-	max_tracepoints=-1 max_tracepoints=x; do
+for p in tracepoints=bad-name tracepoints=a,b-c tracepoints=a,b,a \
+	max_tracepoints=0 max_tracepoints=4097 max_tracepoints=-1 \
+	max_tracepoints=x; do
 	refused_load "tpstat_count refuses $p" tpstat_count "$p" EINVAL
 done
+# The one line says which name and why.
+lines=$(kmsg_lines)
+load_error tpstat_count tracepoints=sched_switch,foo-bar >/dev/null
+check "the log names the bad name" \
+	sh -c "dmesg | tail -n +$((lines + 1)) | grep -q \"'foo-bar' is not a tracepoint name\""
+lines=$(kmsg_lines)
+load_error tpstat_count tracepoints=kfree,sched_switch,kfree >/dev/null
+check "the log names the name listed twice" \
+	sh -c "dmesg | tail -n +$((lines + 1)) | grep -q 'tracepoints= lists kfree twice'"
+# Blanks around names and empty entries are not errors.
+for p in 'tracepoints=kfree,' 'tracepoints=,' 'tracepoints=a,,b' \
+	'tracepoints=" kfree , sched_switch "'; do
+	is "tpstat_count loads with $p" "$(load_error tpstat_count "$p")" loaded
+	rmmod tpstat_count
+done
+load tpstat_count 'tracepoints=" kfree , sched_switch "'
+is "blanks are not part of a name" "$(cat $C | tr '\n' ' ')" "kfree sched_switch "
+rmmod tpstat_count
 refused_load "tpstat_count refuses an overflowing number" tpstat_count \
 	max_tracepoints=99999999999 ERANGE
 check "max_tracepoints bounds the control file" load tpstat_count max_tracepoints=1
