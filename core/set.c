@@ -34,6 +34,12 @@ bool tpstat_name_valid(const char *name)
 }
 EXPORT_SYMBOL_GPL(tpstat_name_valid);
 
+static size_t tpstat_data_bytes(const struct tpstat_data *d)
+{
+	return TPSTAT_GENERATIONS * d->ops->bytes(d) +
+	       (d->ops->shared_bytes ? d->ops->shared_bytes(d) : 0);
+}
+
 /*
  * Allocates both generations of @d, empty, publishes the live one and adds
  * @d to the set's data; the set's lock is held or the set is not yet seen.
@@ -56,7 +62,8 @@ static int tpstat_data_init(struct tpstat_set *set, struct tpstat_data *d)
 		ops->clear(d, gen);
 	}
 	ops->publish(d, set->live_gen);
-	tpstat_memory_account(ops->kind, TPSTAT_GENERATIONS * ops->bytes(d));
+	tpstat_memory_account(ops->kind, tpstat_data_bytes(d));
+	d->set = set;
 	list_add_tail(&d->node, &set->data_list);
 	d->ready = true;
 	return 0;
@@ -75,8 +82,7 @@ static void tpstat_data_destroy(struct tpstat_data *d)
 	if (!d->ready)
 		return;
 	list_del(&d->node);
-	tpstat_memory_account(d->ops->kind,
-			      -(s64)(TPSTAT_GENERATIONS * d->ops->bytes(d)));
+	tpstat_memory_account(d->ops->kind, -(s64)tpstat_data_bytes(d));
 	for (gen = 0; gen < TPSTAT_GENERATIONS; gen++)
 		d->ops->free(d, gen);
 	d->ready = false;

@@ -26,6 +26,7 @@ enum tpstat_mem_kind {
 };
 
 struct tpstat_data;
+struct tpstat_set;
 
 /**
  * struct tpstat_data_ops - how the core handles one kind of primitive
@@ -35,6 +36,7 @@ struct tpstat_data;
  * @clear: empty generation @gen, which no probe can be using
  * @publish: make generation @gen the one probes update
  * @bytes: bytes one generation holds
+ * @shared_bytes: optional; bytes held once for both generations
  * @check: optional; validates the author's configuration before any
  *         allocation, returning 0 or -EINVAL with one pr_err line
  */
@@ -45,6 +47,7 @@ struct tpstat_data_ops {
 	void (*clear)(struct tpstat_data *d, unsigned int gen);
 	void (*publish)(struct tpstat_data *d, unsigned int gen);
 	size_t (*bytes)(const struct tpstat_data *d);
+	size_t (*shared_bytes)(const struct tpstat_data *d);
 	int (*check)(const struct tpstat_data *d, const char *set);
 };
 
@@ -52,12 +55,14 @@ struct tpstat_data_ops {
  * struct tpstat_data - the part of every primitive the core handles
  * @ops: the primitive's kind, filled in by its TPSTAT_...() initializer
  * @node: private: in its set's list of data
+ * @set: private: the set it belongs to
  * @ready: private: both generations are allocated
  */
 struct tpstat_data {
 	const struct tpstat_data_ops *ops;
 	/* private: */
 	struct list_head node;
+	struct tpstat_set *set;
 	bool ready;
 };
 

@@ -22,6 +22,7 @@
 #include <tpstat/data.h>
 #include <tpstat/hist.h>
 #include <tpstat/keyed.h>
+#include <tpstat/pairs.h>
 #include <tpstat/table.h>
 #include <tpstat/worst.h>
 
