@@ -2,11 +2,14 @@
 /*
  * tpstat_test_probe.ko: a typed probe set on tpstat_test_fire that feeds a
  * histogram (the values), a keyed table (value % 8) and a second table
- * keyed by ~value, whose first key is U64_MAX, so tests can check every
- * primitive against numbers they drove. It also probes a tracepoint
- * nothing defines, which must show as missing without harming the rest.
+ * keyed by ~value, whose first key is U64_MAX, and on tpstat_test_pair a
+ * pairing map whose pairs feed a histogram of their times, so tests can
+ * check every primitive against numbers they drove. It also probes a
+ * tracepoint nothing defines, which must show as missing without harming
+ * the rest.
  */
 #include <linux/module.h>
+#include <linux/sched/clock.h>
 
 #include <tpstat/tpstat.h>
 #include "tpstat_test_trace.h"
@@ -20,7 +23,17 @@ static unsigned int table_keys = 64;
 module_param(table_keys, uint, 0400);
 MODULE_PARM_DESC(table_keys, "keys per CPU in the table (1-65536, default 64)");
 
+static unsigned int pair_keys = 1024;
+module_param(pair_keys, uint, 0400);
+MODULE_PARM_DESC(pair_keys, "starts the pairing map holds (default 1024)");
+
+static unsigned int pair_age_ms;
+module_param(pair_age_ms, uint, 0400);
+MODULE_PARM_DESC(pair_age_ms, "age at which a start may be evicted (0: never)");
+
 static struct tpstat_hist test_hist = TPSTAT_HIST("value");
+static struct tpstat_pairs test_pairs = TPSTAT_PAIRS(1024, 0);
+static struct tpstat_hist test_pair_ns = TPSTAT_HIST("nsecs");
 static struct tpstat_table test_table = TPSTAT_TABLE(64);
 static struct tpstat_table test_high = TPSTAT_TABLE(16);
 
@@ -34,6 +47,18 @@ static void tpstat_test_probe_fire(void *data, u64 value)
 		tpstat_table_add(&test_high, ~value, value);
 }
 
+static void tpstat_test_probe_pair(void *data, u64 key, int end)
+{
+	struct tpstat_pair start = { .ts = local_clock() };
+	u64 now = start.ts;
+
+	tpstat_probe_hit(data);
+	if (!end)
+		tpstat_pairs_start(&test_pairs, key, &start);
+	else if (tpstat_pairs_end(&test_pairs, key, &start))
+		tpstat_hist_add(&test_pair_ns, now - start.ts);
+}
+
 static void tpstat_test_probe_absent(void *data, int unused)
 {
 	tpstat_probe_hit(data);
@@ -41,6 +66,7 @@ static void tpstat_test_probe_absent(void *data, int unused)
 
 static struct tpstat_probe tpstat_test_probes[] = {
 	TPSTAT_MODULE_PROBE(tpstat_test_fire, tpstat_test_probe_fire),
+	TPSTAT_MODULE_PROBE(tpstat_test_pair, tpstat_test_probe_pair),
 	TPSTAT_PROBE(TPSTAT_TP(tpstat_test_absent), tpstat_test_probe_absent),
 };
 
@@ -92,7 +118,8 @@ static int tpstat_test_stats(struct seq_file *m, struct tpstat_set *set)
 		return err;
 	tpstat_test_table_stats(m, &test_table, "table");
 	tpstat_test_table_stats(m, &test_high, "high");
-	return 0;
+	tpstat_pairs_print_stats(m, &test_pairs, "pairs");
+	return tpstat_hist_print_stats(m, &test_pair_ns, "pair_ns");
 }
 
 static const struct tpstat_file tpstat_test_files[] = {
@@ -104,6 +131,8 @@ static struct tpstat_data *const tpstat_test_data[] = {
 	&test_hist.data,
 	&test_table.data,
 	&test_high.data,
+	&test_pairs.data,
+	&test_pair_ns.data,
 };
 
 static struct tpstat_set tpstat_test_set = {
@@ -120,6 +149,8 @@ static struct tpstat_set tpstat_test_set = {
 static int __init tpstat_test_probe_init(void)
 {
 	test_table.capacity = table_keys;
+	test_pairs.capacity = pair_keys;
+	test_pairs.max_age = (u64)pair_age_ms * NSEC_PER_MSEC;
 	return tpstat_set_register(&tpstat_test_set);
 }
 

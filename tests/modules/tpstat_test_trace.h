@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The trace event the tests fire on purpose, an exact number of times.
+ * The trace events the tests fire on purpose, an exact number of times.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM tpstat_test
@@ -20,6 +20,21 @@ TRACE_EVENT(tpstat_test_fire,
 		__entry->value = value;
 	),
 	TP_printk("value=%llu", __entry->value)
+);
+
+/* The start (end == 0) or the end of what key names, for pairing maps. */
+TRACE_EVENT(tpstat_test_pair,
+	TP_PROTO(u64 key, int end),
+	TP_ARGS(key, end),
+	TP_STRUCT__entry(
+		__field(u64, key)
+		__field(int, end)
+	),
+	TP_fast_assign(
+		__entry->key = key;
+		__entry->end = end;
+	),
+	TP_printk("key=%llu end=%d", __entry->key, __entry->end)
 );
 
 #endif /* _TPSTAT_TEST_TRACE_H */
