@@ -275,6 +275,22 @@ int tpstat_set_add_probe(struct tpstat_set *set, const char *name, void *func);
  */
 int tpstat_set_remove_probe(struct tpstat_set *set, const char *name);
 
+/*
+ * For a module that is one probe set and nothing more: registers @set at
+ * load and unregisters it at unload.
+ */
+#define module_tpstat_set(set)						\
+	static int __init set##_init(void)				\
+	{								\
+		return tpstat_set_register(&(set));			\
+	}								\
+	module_init(set##_init);					\
+	static void __exit set##_exit(void)				\
+	{								\
+		tpstat_set_unregister(&(set));				\
+	}								\
+	module_exit(set##_exit)
+
 /**
  * tpstat_probe_state() - what the probes file says of a probe
  * @probe: a probe of a registered set, inside a show or stats callback

@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: GPL-2.0
+# The probe set the README shows, built from the README as written: it
+# loads, and its histogram counts sched_wakeup as the generic counter does.
+
+load tpstat
+check "the README's example loads" load tpstat_example
+load tpstat_count tracepoints=sched_wakeup
+is "its probe is attached" "$(state_of wakeup sched_wakeup)" attached
+
+# Freeze both, zero both, then count with the generic counter around it:
+# every wakeup the example sees, the counter sees too.
+echo 0 > $TP/wakeup/enable
+echo 0 > $TP/count/enable
+echo 1 > $TP/wakeup/reset
+echo 1 > $TP/count/reset
+echo 1 > $TP/count/enable
+echo 1 > $TP/wakeup/enable
+# Each sleep ends in a wakeup of the sleeper.
+i=0
+while [ $i -lt 20 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+echo 0 > $TP/wakeup/enable
+echo 0 > $TP/count/enable
+seen=$(awk '$1 == "count" { print $2 }' $TP/wakeup/cpus)
+within "it saw the 20 sleeps' wakeups, and no more than the counter" \
+	"$seen" 20 "$(stat_of count sched_wakeup.hits)"
+check "its file is a BCC-style histogram" grep -q '^ *cpu : count *distribution$' $TP/wakeup/cpus
+unload_all
