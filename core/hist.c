@@ -136,7 +136,7 @@ void tpstat_hist_fold_at(const struct tpstat_hist *h, unsigned int i,
 			s->buckets[b] += n;
 			s->count += n;
 		}
-		/* Pairs with the smp_wmb() in tpstat_hist_cpu_add(). */
+		/* Pairs with the smp_wmb() in __tpstat_hist_cpu_add(). */
 		smp_rmb();
 		s->sum += READ_ONCE(hc->sum);
 		s->min = min(s->min, READ_ONCE(hc->min));

@@ -257,7 +257,7 @@ static void tpstat_keyed_hist_add(struct tpstat_keyed_hist *h, u64 value)
 	while ((u64)old < value && !atomic64_try_cmpxchg(&h->max, &old, value))
 		;
 	atomic64_add(value, &h->sum);
-	/* As tpstat_hist_cpu_add(): a reader seeing the bucket sees the rest. */
+	/* As __tpstat_hist_cpu_add(): a reader seeing the bucket sees the rest. */
 	smp_wmb();
 	atomic64_inc(&h->buckets[fls64(value)]);
 }

@@ -173,7 +173,7 @@ bool __tpstat_table_add_slow(const struct tpstat_table *t,
 	fits = slot;
 	if (!fits)
 		slot = tpstat_table_other(t, slots, smp_processor_id());
-	tpstat_table_slot_add(slot, value);
+	__tpstat_table_slot_add(slot, value);
 	local_irq_restore(flags);
 	return fits;
 }

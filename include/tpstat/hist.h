@@ -165,7 +165,7 @@ struct tpstat_set;
 int tpstat_hist_show(struct seq_file *m, struct tpstat_set *set);
 
 /* Lower @slot to @value; a nested update on this CPU makes the cmpxchg retry. */
-static inline void tpstat_hist_lower(u64 __percpu *slot, u64 value)
+static inline void __tpstat_hist_lower(u64 __percpu *slot, u64 value)
 {
 	u64 old = this_cpu_read(*slot);
 
@@ -178,7 +178,7 @@ static inline void tpstat_hist_lower(u64 __percpu *slot, u64 value)
 	}
 }
 
-static inline void tpstat_hist_raise(u64 __percpu *slot, u64 value)
+static inline void __tpstat_hist_raise(u64 __percpu *slot, u64 value)
 {
 	u64 old = this_cpu_read(*slot);
 
@@ -195,11 +195,11 @@ static inline void tpstat_hist_raise(u64 __percpu *slot, u64 value)
  * Min, max and sum are written before the bucket, and a reader folds the
  * buckets first: whoever sees an event's bucket sees its min and max.
  */
-static inline void tpstat_hist_cpu_add(struct tpstat_hist_cpu __percpu *pcpu,
-				       u64 value)
+static inline void
+__tpstat_hist_cpu_add(struct tpstat_hist_cpu __percpu *pcpu, u64 value)
 {
-	tpstat_hist_lower(&pcpu->min, value);
-	tpstat_hist_raise(&pcpu->max, value);
+	__tpstat_hist_lower(&pcpu->min, value);
+	__tpstat_hist_raise(&pcpu->max, value);
 	this_cpu_add(pcpu->sum, value);
 	/* Pairs with the smp_rmb() of tpstat_hist_fold_at(). */
 	smp_wmb();
@@ -215,7 +215,7 @@ static inline void tpstat_hist_cpu_add(struct tpstat_hist_cpu __percpu *pcpu,
 static inline void tpstat_hist_add_at(struct tpstat_hist *h, unsigned int i,
 				      u64 value)
 {
-	tpstat_hist_cpu_add(READ_ONCE(h->pcpu) + i, value);
+	__tpstat_hist_cpu_add(READ_ONCE(h->pcpu) + i, value);
 }
 
 /**
@@ -225,7 +225,7 @@ static inline void tpstat_hist_add_at(struct tpstat_hist *h, unsigned int i,
  */
 static inline void tpstat_hist_add(struct tpstat_hist *h, u64 value)
 {
-	tpstat_hist_cpu_add(READ_ONCE(h->pcpu), value);
+	__tpstat_hist_cpu_add(READ_ONCE(h->pcpu), value);
 }
 
 #endif /* _TPSTAT_HIST_H */

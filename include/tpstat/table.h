@@ -72,7 +72,7 @@ struct tpstat_table_row {
 };
 
 /* Raise @l to @value; a nested update on this CPU makes the cmpxchg retry. */
-static inline void tpstat_local64_raise(local64_t *l, u64 value)
+static inline void __tpstat_local64_raise(local64_t *l, u64 value)
 {
 	u64 old = local64_read(l);
 
@@ -85,11 +85,11 @@ static inline void tpstat_local64_raise(local64_t *l, u64 value)
 	}
 }
 
-static inline void tpstat_table_slot_add(struct tpstat_table_slot *slot,
-					 u64 value)
+static inline void __tpstat_table_slot_add(struct tpstat_table_slot *slot,
+					   u64 value)
 {
 	local64_add(value, &slot->sum);
-	tpstat_local64_raise(&slot->max, value);
+	__tpstat_local64_raise(&slot->max, value);
 	local64_inc(&slot->count);
 }
 
@@ -122,7 +122,7 @@ static inline bool tpstat_table_add(struct tpstat_table *t, u64 key,
 	home = &slots[((size_t)smp_processor_id() << t->bits) +
 			 hash_64(key, t->bits)];
 	if (likely(READ_ONCE(home->key) == key))
-		tpstat_table_slot_add(home, value);
+		__tpstat_table_slot_add(home, value);
 	else
 		counted = __tpstat_table_add_slow(t, slots, key, value);
 	preempt_enable_notrace();
