@@ -73,7 +73,7 @@ static int tpstat_counts_show(struct seq_file *m, struct tpstat_set *set)
 		seq_printf(m, "%-32s %-9s %14llu", probe->name,
 			   tpstat_probe_state(probe),
 			   tpstat_counter_sum(&probe->hits));
-		for_each_possible_cpu(cpu)
+		tpstat_for_each_shown_cpu(cpu)
 			seq_printf(m, " %12llu", tpstat_counter_cpu(&probe->hits, cpu));
 		seq_putc(m, '\n');
 	}
@@ -103,7 +103,7 @@ static int tpstat_count_stats(struct seq_file *m, struct tpstat_set *set)
 	int cpu;
 
 	tpstat_for_each_probe(probe, set)
-		for_each_possible_cpu(cpu)
+		tpstat_for_each_shown_cpu(cpu)
 			seq_printf(m, "%s.cpu%d %llu\n", probe->name, cpu,
 				   tpstat_counter_cpu(&probe->hits, cpu));
 	return 0;
