@@ -28,7 +28,7 @@
 #define TPSTAT_KEYED_BUSY	0x80000000U
 
 struct tpstat_keyed_entry {
-	u64 key;
+	struct tpstat_key key;
 	char label[TPSTAT_KEYED_LABEL_MAX];
 };
 
@@ -192,9 +192,10 @@ static u32 tpstat_keyed_slot(struct tpstat_keyed_gen *g, unsigned int i)
 
 /* The id of @key, or the capacity if it is not there. */
 static unsigned int tpstat_keyed_find(const struct tpstat_keyed *k,
-				      struct tpstat_keyed_gen *g, u64 key)
+				      struct tpstat_keyed_gen *g,
+				      const struct tpstat_key *key)
 {
-	unsigned int i = hash_64(key, k->bits);
+	unsigned int i = tpstat_key_hash(key, k->bits);
 	unsigned int n;
 
 	for (n = 0; n <= k->mask; n++, i = (i + 1) & k->mask) {
@@ -202,7 +203,8 @@ static unsigned int tpstat_keyed_find(const struct tpstat_keyed *k,
 
 		if (!slot)
 			break;
-		if (!(slot & TPSTAT_KEYED_BUSY) && g->entries[slot - 1].key == key)
+		if (!(slot & TPSTAT_KEYED_BUSY) &&
+		    tpstat_key_equal(&g->entries[slot - 1].key, key))
 			return slot - 1;
 	}
 	return k->capacity;
@@ -210,11 +212,12 @@ static unsigned int tpstat_keyed_find(const struct tpstat_keyed *k,
 
 /* Claims a slot for @key and gives it an id; interrupts are off. */
 static unsigned int tpstat_keyed_claim(const struct tpstat_keyed *k,
-				       struct tpstat_keyed_gen *g, u64 key,
+				       struct tpstat_keyed_gen *g,
+				       const struct tpstat_key *key,
 				       const char *label)
 {
 	u32 busy = TPSTAT_KEYED_BUSY | smp_processor_id();
-	unsigned int i = hash_64(key, k->bits);
+	unsigned int i = tpstat_key_hash(key, k->bits);
 	unsigned int n;
 	int id;
 
@@ -228,7 +231,7 @@ static unsigned int tpstat_keyed_claim(const struct tpstat_keyed *k,
 		if (slot & TPSTAT_KEYED_BUSY)
 			continue;
 		if (slot) {
-			if (g->entries[slot - 1].key == key)
+			if (tpstat_key_equal(&g->entries[slot - 1].key, key))
 				return slot - 1;
 			continue;
 		}
@@ -238,7 +241,7 @@ static unsigned int tpstat_keyed_claim(const struct tpstat_keyed *k,
 			smp_store_release(&g->index[i], 0);
 			break;
 		}
-		g->entries[id].key = key;
+		g->entries[id].key = *key;
 		strscpy(g->entries[id].label, label, sizeof(g->entries[id].label));
 		/* The entry is whole before anyone can find its id. */
 		smp_store_release(&g->index[i], id + 1);
@@ -267,7 +270,8 @@ static void tpstat_keyed_hist_add(struct tpstat_keyed_hist *h, u64 value)
  * and may be registered: the caller then makes its label and calls
  * tpstat_keyed_register().
  */
-static bool tpstat_keyed_lookup(struct tpstat_keyed *k, u64 key,
+static bool tpstat_keyed_lookup(struct tpstat_keyed *k,
+				const struct tpstat_key *key,
 				struct tpstat_key_ref *ref)
 {
 	ref->gen = READ_ONCE(k->live);
@@ -276,7 +280,8 @@ static bool tpstat_keyed_lookup(struct tpstat_keyed *k, u64 key,
 	       atomic_read(&ref->gen->used) < k->capacity;
 }
 
-static void tpstat_keyed_register(struct tpstat_keyed *k, u64 key,
+static void tpstat_keyed_register(struct tpstat_keyed *k,
+				  const struct tpstat_key *key,
 				  const char *label, struct tpstat_key_ref *ref)
 {
 	unsigned long flags;
@@ -294,36 +299,64 @@ static void tpstat_keyed_record(struct tpstat_keyed *k,
 					 tpstat_keyed_ids(k) + ref.id]);
 }
 
-struct tpstat_key_ref tpstat_keyed_add(struct tpstat_keyed *k, u64 key,
-				       u64 value, const char *fmt, ...)
+/* Finds or registers @key, labelled by @fmt and @args, and records @value. */
+static __printf(4, 0)
+struct tpstat_key_ref tpstat_keyed_vadd(struct tpstat_keyed *k,
+					const struct tpstat_key *key, u64 value,
+					const char *fmt, va_list args)
 {
 	char label[TPSTAT_KEYED_LABEL_MAX];
 	struct tpstat_key_ref ref;
-	va_list args;
 
 	preempt_disable_notrace();
 	if (tpstat_keyed_lookup(k, key, &ref)) {
-		va_start(args, fmt);
 		vsnprintf(label, sizeof(label), fmt, args);
-		va_end(args);
 		tpstat_keyed_register(k, key, label, &ref);
 	}
 	tpstat_keyed_record(k, ref, value);
 	preempt_enable_notrace();
 	return ref;
 }
+
+struct tpstat_key_ref tpstat_keyed_add(struct tpstat_keyed *k, u64 key,
+				       u64 value, const char *fmt, ...)
+{
+	struct tpstat_key wide = tpstat_key_u64(key);
+	struct tpstat_key_ref ref;
+	va_list args;
+
+	va_start(args, fmt);
+	ref = tpstat_keyed_vadd(k, &wide, value, fmt, args);
+	va_end(args);
+	return ref;
+}
 EXPORT_SYMBOL_GPL(tpstat_keyed_add);
+
+struct tpstat_key_ref tpstat_keyed_add_key(struct tpstat_keyed *k,
+					   const struct tpstat_key *key,
+					   u64 value, const char *fmt, ...)
+{
+	struct tpstat_key_ref ref;
+	va_list args;
+
+	va_start(args, fmt);
+	ref = tpstat_keyed_vadd(k, key, value, fmt, args);
+	va_end(args);
+	return ref;
+}
+EXPORT_SYMBOL_GPL(tpstat_keyed_add_key);
 
 struct tpstat_key_ref tpstat_keyed_add_symbol(struct tpstat_keyed *k,
 					      void *addr, u64 value)
 {
+	struct tpstat_key key = tpstat_key_u64((unsigned long)addr);
 	char label[TPSTAT_KEYED_LABEL_MAX];
 	struct tpstat_key_ref ref;
 
 	preempt_disable_notrace();
-	if (tpstat_keyed_lookup(k, (unsigned long)addr, &ref)) {
+	if (tpstat_keyed_lookup(k, &key, &ref)) {
 		tpstat_symbol_name(label, sizeof(label), addr);
-		tpstat_keyed_register(k, (unsigned long)addr, label, &ref);
+		tpstat_keyed_register(k, &key, label, &ref);
 	}
 	tpstat_keyed_record(k, ref, value);
 	preempt_enable_notrace();

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Keyed data shared by all CPUs: a registry that gives each key a dense id
+ * Keyed data shared by all CPUs: a registry that gives each key (a u64, or
+ * up to 32 bytes: a command name, an interface name) a dense id
  * and a label when first seen, and per key a log2 histogram, a few counters
  * and a count per CPU. For what a probe sees a handful of (IRQ handlers,
  * tasklet functions, call sites, pids) and wants named after it is gone.
@@ -15,6 +16,7 @@
 #include <linux/types.h>
 #include <tpstat/data.h>
 #include <tpstat/hist.h>
+#include <tpstat/key.h>
 
 /* Bytes of a label, with its NUL; longer labels are cut. */
 #define TPSTAT_KEYED_LABEL_MAX	64
@@ -92,6 +94,20 @@ struct tpstat_key_ref tpstat_keyed_add(struct tpstat_keyed *k, u64 key,
 				       u64 value, const char *fmt, ...);
 
 /**
+ * tpstat_keyed_add_key() - tpstat_keyed_add() with a wide key
+ * @k: the keyed data
+ * @key: made with tpstat_key_string(), tpstat_key_pair(), ...
+ * @value: into the key's histogram
+ * @fmt: printf format of the label, used only when @key is new
+ *
+ * Return: where the event went, for tpstat_keyed_count().
+ */
+__printf(4, 5)
+struct tpstat_key_ref tpstat_keyed_add_key(struct tpstat_keyed *k,
+					   const struct tpstat_key *key,
+					   u64 value, const char *fmt, ...);
+
+/**
  * tpstat_keyed_add_symbol() - tpstat_keyed_add() keyed by a code address
  * @k: the keyed data
  * @addr: a function or call site, labelled "function [module]" when first
@@ -114,14 +130,14 @@ void tpstat_keyed_count(struct tpstat_key_ref ref, unsigned int i);
 /**
  * struct tpstat_keyed_row - one key, as read
  * @id: its id; the capacity for "other"
- * @key: the key
+ * @key: the key; a u64 key is @key.w[0]
  * @label: its label
  * @hist: its histogram folded
  * @counters: its counters
  */
 struct tpstat_keyed_row {
 	unsigned int id;
-	u64 key;
+	struct tpstat_key key;
 	const char *label;
 	struct tpstat_hist_summary hist;
 	u64 counters[TPSTAT_KEYED_MAX_COUNTERS];

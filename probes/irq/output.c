@@ -44,7 +44,7 @@ static u64 hist_avg(const struct tpstat_hist_summary *s)
 
 static u32 row_irq(const struct tpstat_keyed_row *row)
 {
-	return row->key >> 32;
+	return row->key.w[0] >> 32;
 }
 
 /* Handlers in IRQ order, as in /proc/interrupts. */

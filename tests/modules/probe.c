@@ -2,13 +2,16 @@
 /*
  * tpstat_test_probe.ko: a typed probe set on tpstat_test_fire that feeds a
  * histogram (the values), a keyed table (value % 8) and a second table
- * keyed by ~value, whose first key is U64_MAX, and on tpstat_test_pair a
- * pairing map whose pairs feed a histogram of their times, so tests can
- * check every primitive against numbers they drove. It also probes a
+ * keyed by ~value, whose first key is U64_MAX, keyed data by the firing
+ * task's comm (a wide key), and on tpstat_test_pair a pairing map whose
+ * pairs feed a histogram of their times and keyed data by (key, start or
+ * end), so tests can check every primitive against numbers they drove. It also probes a
  * tracepoint nothing defines, which must show as missing without harming
  * the rest.
  */
 #include <linux/module.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
 #include <linux/sched/clock.h>
 
 #include <tpstat/tpstat.h>
@@ -34,13 +37,17 @@ MODULE_PARM_DESC(pair_age_ms, "age at which a start may be evicted (0: never)");
 static struct tpstat_hist test_hist = TPSTAT_HIST("value");
 static struct tpstat_pairs test_pairs = TPSTAT_PAIRS(1024, 0);
 static struct tpstat_hist test_pair_ns = TPSTAT_HIST("nsecs");
+static struct tpstat_keyed test_wide = TPSTAT_KEYED(16, "value", 0);
 static struct tpstat_table test_table = TPSTAT_TABLE(64);
 static struct tpstat_table test_high = TPSTAT_TABLE(16);
 
 static void tpstat_test_probe_fire(void *data, u64 value)
 {
+	struct tpstat_key comm = tpstat_key_string(current->comm, TASK_COMM_LEN);
+
 	tpstat_probe_hit(data);
 	tpstat_hist_add(&test_hist, value);
+	tpstat_keyed_add_key(&test_wide, &comm, value, "%s", current->comm);
 	if (!tpstat_table_add(&test_table, value % TPSTAT_TEST_KEYS, value))
 		tpstat_probe_drop(data);
 	if (value < 16)
@@ -50,9 +57,11 @@ static void tpstat_test_probe_fire(void *data, u64 value)
 static void tpstat_test_probe_pair(void *data, u64 key, int end)
 {
 	struct tpstat_pair start = { .ts = local_clock() };
+	struct tpstat_key op = tpstat_key_pair(key, end);
 	u64 now = start.ts;
 
 	tpstat_probe_hit(data);
+	tpstat_keyed_add_key(&test_wide, &op, key, "pair-%llu-%d", key, end);
 	if (!end)
 		tpstat_pairs_start(&test_pairs, key, &start);
 	else if (tpstat_pairs_end(&test_pairs, key, &start))
@@ -110,6 +119,30 @@ static void tpstat_test_table_stats(struct seq_file *m,
 	kvfree(rows);
 }
 
+/* "wide.<label>.count N", ".cpuN" per online CPU, and "wide.other N". */
+static void tpstat_test_wide_stats(struct seq_file *m)
+{
+	struct tpstat_keyed_row *rows, *other;
+	unsigned int i, nr;
+	int cpu;
+
+	other = kmalloc(sizeof(*other), GFP_KERNEL);
+	if (!other)
+		return;
+	rows = tpstat_keyed_rows(&test_wide, NULL, &nr, other);
+	for (i = 0; i < nr; i++) {
+		seq_printf(m, "wide.%s.count %llu\n", rows[i].label,
+			   rows[i].hist.count);
+		tpstat_for_each_shown_cpu(cpu)
+			seq_printf(m, "wide.%s.cpu%d %llu\n", rows[i].label, cpu,
+				   tpstat_keyed_cpu_count(&test_wide, cpu,
+							  rows[i].id));
+	}
+	seq_printf(m, "wide.other %llu\n", other->hist.count);
+	kvfree(rows);
+	kfree(other);
+}
+
 static int tpstat_test_stats(struct seq_file *m, struct tpstat_set *set)
 {
 	int err = tpstat_hist_print_stats(m, &test_hist, "hist");
@@ -119,6 +152,7 @@ static int tpstat_test_stats(struct seq_file *m, struct tpstat_set *set)
 	tpstat_test_table_stats(m, &test_table, "table");
 	tpstat_test_table_stats(m, &test_high, "high");
 	tpstat_pairs_print_stats(m, &test_pairs, "pairs");
+	tpstat_test_wide_stats(m);
 	return tpstat_hist_print_stats(m, &test_pair_ns, "pair_ns");
 }
 
@@ -133,6 +167,7 @@ static struct tpstat_data *const tpstat_test_data[] = {
 	&test_high.data,
 	&test_pairs.data,
 	&test_pair_ns.data,
+	&test_wide.data,
 };
 
 static struct tpstat_set tpstat_test_set = {

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Wide keys: up to 32 bytes (a command name, an interface name, a pid and
+ * a CPU together), compared whole, never squeezed into a smaller hash.
+ */
+#ifndef _TPSTAT_KEY_H
+#define _TPSTAT_KEY_H
+
+#include <linux/hash.h>
+#include <linux/string.h>
+#include <linux/types.h>
+
+#define TPSTAT_KEY_WORDS	4
+#define TPSTAT_KEY_BYTES	(TPSTAT_KEY_WORDS * sizeof(u64))
+
+/**
+ * struct tpstat_key - a key of up to %TPSTAT_KEY_BYTES bytes
+ * @w: its bytes as words; unused bytes are zero
+ */
+struct tpstat_key {
+	u64 w[TPSTAT_KEY_WORDS];
+};
+
+/* A u64 key, as every primitive takes it. */
+static inline struct tpstat_key tpstat_key_u64(u64 value)
+{
+	return (struct tpstat_key){ .w = { value } };
+}
+
+/* Two u64s, such as (pid, cpu). */
+static inline struct tpstat_key tpstat_key_pair(u64 a, u64 b)
+{
+	return (struct tpstat_key){ .w = { a, b } };
+}
+
+/**
+ * tpstat_key_string() - a key of a string, such as a task's comm
+ * @s: the string; only up to its NUL or @max bytes, the rest of the key
+ *     is zero, so two strings are one key exactly when they are equal
+ * @max: at most %TPSTAT_KEY_BYTES
+ *
+ * Return: the key.
+ */
+static inline struct tpstat_key tpstat_key_string(const char *s, size_t max)
+{
+	struct tpstat_key key = {};
+	char *bytes = (char *)key.w;
+	size_t i;
+
+	for (i = 0; i < min_t(size_t, max, TPSTAT_KEY_BYTES) && s[i]; i++)
+		bytes[i] = s[i];
+	return key;
+}
+
+static inline bool tpstat_key_equal(const struct tpstat_key *a,
+				    const struct tpstat_key *b)
+{
+	return !((a->w[0] ^ b->w[0]) | (a->w[1] ^ b->w[1]) |
+		 (a->w[2] ^ b->w[2]) | (a->w[3] ^ b->w[3]));
+}
+
+/* Every byte of the key moves the hash; a u64 key hashes as hash_64(). */
+static inline u32 tpstat_key_hash(const struct tpstat_key *key,
+				  unsigned int bits)
+{
+	u64 h = key->w[0];
+	unsigned int i;
+
+	for (i = 1; i < TPSTAT_KEY_WORDS; i++)
+		if (key->w[i])
+			h = (h ^ key->w[i]) * GOLDEN_RATIO_64 + i;
+	return hash_64(h, bits);
+}
+
+#endif /* _TPSTAT_KEY_H */
