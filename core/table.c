@@ -20,16 +20,29 @@ static struct tpstat_table *to_table(struct tpstat_data *d)
 	return container_of(d, struct tpstat_table, data);
 }
 
+static size_t tpstat_table_slot_bytes(const struct tpstat_table *t)
+{
+	return sizeof(struct tpstat_table_slot) + t->key_words * sizeof(u64);
+}
+
 static size_t tpstat_table_nr_slots(const struct tpstat_table *t)
 {
 	return (size_t)nr_cpu_ids << t->bits;
 }
 
-static struct tpstat_table_slot *tpstat_table_area(const struct tpstat_table *t,
+/* Slot @i of a generation, counting every CPU's slots, then the others. */
+static struct tpstat_table_slot *tpstat_table_slot(const struct tpstat_table *t,
 						   struct tpstat_table_slot *slots,
-						   int cpu)
+						   size_t i)
 {
-	return slots + ((size_t)cpu << t->bits);
+	return (void *)slots + i * tpstat_table_slot_bytes(t);
+}
+
+static struct tpstat_table_slot *tpstat_table_area_slot(const struct tpstat_table *t,
+							struct tpstat_table_slot *slots,
+							int cpu, unsigned int i)
+{
+	return tpstat_table_slot(t, slots, ((size_t)cpu << t->bits) + i);
 }
 
 /* The "other" row of each CPU follows the slots, the key counts follow that. */
@@ -37,14 +50,13 @@ static struct tpstat_table_slot *tpstat_table_other(const struct tpstat_table *t
 						    struct tpstat_table_slot *slots,
 						    int cpu)
 {
-	return slots + tpstat_table_nr_slots(t) + cpu;
+	return tpstat_table_slot(t, slots, tpstat_table_nr_slots(t) + cpu);
 }
 
 static unsigned int *tpstat_table_used(const struct tpstat_table *t,
 				       struct tpstat_table_slot *slots, int cpu)
 {
-	unsigned int *used = (unsigned int *)(slots + tpstat_table_nr_slots(t) +
-					      nr_cpu_ids);
+	unsigned int *used = (void *)tpstat_table_other(t, slots, nr_cpu_ids);
 
 	return used + cpu;
 }
@@ -54,8 +66,7 @@ static size_t tpstat_table_bytes(const struct tpstat_data *d)
 	const struct tpstat_table *t = container_of(d, struct tpstat_table, data);
 
 	return (tpstat_table_nr_slots(t) + nr_cpu_ids) *
-	       sizeof(struct tpstat_table_slot) +
-	       nr_cpu_ids * sizeof(unsigned int);
+	       tpstat_table_slot_bytes(t) + nr_cpu_ids * sizeof(unsigned int);
 }
 
 /* A key that does not hash to slot @i, to mark it free. */
@@ -76,7 +87,8 @@ static void tpstat_table_clear(struct tpstat_data *d, unsigned int gen)
 
 	memset(slots, 0, tpstat_table_bytes(d));
 	for (i = 0; i < n; i++) {
-		slots[i].key = tpstat_table_free_key(t, i & t->mask);
+		tpstat_table_slot(t, slots, i)->key[0] =
+			tpstat_table_free_key(t, i & t->mask);
 		if (!(i & 0xfff))
 			cond_resched();
 	}
@@ -86,17 +98,24 @@ static int tpstat_table_check(const struct tpstat_data *d, const char *set)
 {
 	const struct tpstat_table *t = container_of(d, struct tpstat_table, data);
 
-	if (t->capacity && t->capacity <= TPSTAT_TABLE_MAX_KEYS)
-		return 0;
-	pr_err("tpstat: %s: a table holds 1 to %d keys per CPU, not %u\n", set,
-	       TPSTAT_TABLE_MAX_KEYS, t->capacity);
-	return -EINVAL;
+	if (!t->capacity || t->capacity > TPSTAT_TABLE_MAX_KEYS) {
+		pr_err("tpstat: %s: a table holds 1 to %d keys per CPU, not %u\n",
+		       set, TPSTAT_TABLE_MAX_KEYS, t->capacity);
+		return -EINVAL;
+	}
+	if (t->key_bytes > TPSTAT_KEY_BYTES) {
+		pr_err("tpstat: %s: a table key has at most %zu bytes\n", set,
+		       TPSTAT_KEY_BYTES);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int tpstat_table_alloc(struct tpstat_data *d, unsigned int gen)
 {
 	struct tpstat_table *t = to_table(d);
 
+	t->key_words = t->key_bytes ? DIV_ROUND_UP(t->key_bytes, sizeof(u64)) : 1;
 	t->mask = roundup_pow_of_two(2 * t->capacity) - 1;
 	t->bits = ilog2(t->mask + 1);
 	t->gen[gen] = kvmalloc(tpstat_table_bytes(d), GFP_KERNEL);
@@ -129,6 +148,18 @@ const struct tpstat_data_ops tpstat_table_ops = {
 };
 EXPORT_SYMBOL_GPL(tpstat_table_ops);
 
+static bool tpstat_table_key_is(const struct tpstat_table *t,
+				const struct tpstat_table_slot *slot,
+				const struct tpstat_key *key)
+{
+	unsigned int w;
+
+	for (w = 0; w < t->key_words; w++)
+		if (READ_ONCE(slot->key[w]) != key->w[w])
+			return false;
+	return true;
+}
+
 /*
  * Finds @key on this CPU, or claims a free slot for it while there is room.
  * The key is written before the count leaves zero, which marks the slot in
@@ -136,33 +167,37 @@ EXPORT_SYMBOL_GPL(tpstat_table_ops);
  */
 static struct tpstat_table_slot *tpstat_table_claim(const struct tpstat_table *t,
 						    struct tpstat_table_slot *slots,
-						    u64 key)
+						    const struct tpstat_key *key)
 {
 	int cpu = smp_processor_id();
-	struct tpstat_table_slot *area = tpstat_table_area(t, slots, cpu);
 	unsigned int *used = tpstat_table_used(t, slots, cpu);
-	unsigned int i = hash_64(key, t->bits);
-	unsigned int n;
+	unsigned int i = tpstat_key_hash(key, t->bits);
+	unsigned int n, w;
 
 	for (n = 0; n <= t->mask; n++, i = (i + 1) & t->mask) {
-		if (local64_read(&area[i].count)) {
-			if (READ_ONCE(area[i].key) == key)
-				return &area[i];
+		struct tpstat_table_slot *slot;
+
+		slot = tpstat_table_area_slot(t, slots, cpu, i);
+		if (local64_read(&slot->count)) {
+			if (tpstat_table_key_is(t, slot, key))
+				return slot;
 			continue;
 		}
 		if (in_nmi() || *used >= t->capacity)
 			return NULL;
 		(*used)++;
-		WRITE_ONCE(area[i].key, key);
+		for (w = 0; w < t->key_words; w++)
+			WRITE_ONCE(slot->key[w], key->w[w]);
 		/* The key before the count: pairs with tpstat_table_read_slot(). */
 		smp_wmb();
-		return &area[i];
+		return slot;
 	}
 	return NULL;
 }
 
-bool __tpstat_table_add_slow(const struct tpstat_table *t,
-			     struct tpstat_table_slot *slots, u64 key, u64 value)
+static bool tpstat_table_add_here(const struct tpstat_table *t,
+				  struct tpstat_table_slot *slots,
+				  const struct tpstat_key *key, u64 value)
 {
 	struct tpstat_table_slot *slot;
 	unsigned long flags;
@@ -177,18 +212,46 @@ bool __tpstat_table_add_slow(const struct tpstat_table *t,
 	local_irq_restore(flags);
 	return fits;
 }
+
+bool __tpstat_table_add_slow(const struct tpstat_table *t,
+			     struct tpstat_table_slot *slots, u64 key, u64 value)
+{
+	struct tpstat_key wide = tpstat_key_u64(key);
+
+	/* The inline part assumed a u64 table's slots. */
+	if (WARN_ON_ONCE(t->key_words != 1))
+		return false;
+	return tpstat_table_add_here(t, slots, &wide, value);
+}
 EXPORT_SYMBOL_GPL(__tpstat_table_add_slow);
 
+bool tpstat_table_add_key(struct tpstat_table *t, const struct tpstat_key *key,
+			  u64 value)
+{
+	bool counted;
+
+	preempt_disable_notrace();
+	counted = tpstat_table_add_here(t, READ_ONCE(t->live), key, value);
+	preempt_enable_notrace();
+	return counted;
+}
+EXPORT_SYMBOL_GPL(tpstat_table_add_key);
+
 /* Reads a slot in use into @row; false if it is free. */
-static bool tpstat_table_read_slot(const struct tpstat_table_slot *slot,
+static bool tpstat_table_read_slot(const struct tpstat_table *t,
+				   const struct tpstat_table_slot *slot,
 				   struct tpstat_table_row *row)
 {
+	unsigned int w;
+
 	row->count = local64_read(&slot->count);
 	if (!row->count)
 		return false;
 	/* Pairs with the smp_wmb() after the claim wrote the key. */
 	smp_rmb();
-	row->key = READ_ONCE(slot->key);
+	memset(&row->key, 0, sizeof(row->key));
+	for (w = 0; w < t->key_words; w++)
+		row->key.w[w] = READ_ONCE(slot->key[w]);
 	row->sum = local64_read(&slot->sum);
 	row->max = local64_read(&slot->max);
 	return true;
@@ -198,7 +261,7 @@ static int tpstat_row_cmp_key(const void *a, const void *b)
 {
 	const struct tpstat_table_row *x = a, *y = b;
 
-	return x->key < y->key ? -1 : x->key > y->key;
+	return memcmp(&x->key, &y->key, sizeof(x->key));
 }
 
 static int tpstat_row_cmp_count(const void *a, const void *b)
@@ -225,7 +288,7 @@ static size_t tpstat_table_in_use(const struct tpstat_table *t,
 	size_t i, n = 0;
 
 	for (i = 0; i < tpstat_table_nr_slots(t); i++) {
-		if (local64_read(&slots[i].count))
+		if (local64_read(&tpstat_table_slot(t, slots, i)->count))
 			n++;
 		if (!(i & 0xfff))
 			cond_resched();
@@ -245,9 +308,9 @@ struct tpstat_table_row *tpstat_table_rows(const struct tpstat_table *t,
 	*nr = 0;
 	memset(other, 0, sizeof(*other));
 	for_each_possible_cpu(cpu)
-		if (tpstat_table_read_slot(tpstat_table_other(t, slots, cpu), &row))
+		if (tpstat_table_read_slot(t, tpstat_table_other(t, slots, cpu),
+					   &row))
 			tpstat_row_merge(other, &row);
-	other->key = 0;
 
 	room = tpstat_table_in_use(t, slots);
 	if (!room)
@@ -256,7 +319,8 @@ struct tpstat_table_row *tpstat_table_rows(const struct tpstat_table *t,
 	if (!rows)
 		return NULL;
 	for (i = 0; i < tpstat_table_nr_slots(t) && n < room; i++) {
-		if (tpstat_table_read_slot(&slots[i], &rows[n]))
+		if (tpstat_table_read_slot(t, tpstat_table_slot(t, slots, i),
+					   &rows[n]))
 			n++;
 		if (!(i & 0xfff))
 			cond_resched();
@@ -264,7 +328,7 @@ struct tpstat_table_row *tpstat_table_rows(const struct tpstat_table *t,
 
 	sort(rows, n, sizeof(*rows), tpstat_row_cmp_key, NULL);
 	for (i = 0; i < n; i++) {
-		if (merged && rows[merged - 1].key == rows[i].key)
+		if (merged && !tpstat_row_cmp_key(&rows[merged - 1], &rows[i]))
 			tpstat_row_merge(&rows[merged - 1], &rows[i]);
 		else
 			rows[merged++] = rows[i];
@@ -276,18 +340,19 @@ struct tpstat_table_row *tpstat_table_rows(const struct tpstat_table *t,
 }
 EXPORT_SYMBOL_GPL(tpstat_table_rows);
 
-u64 tpstat_table_cpu_count(const struct tpstat_table *t, int cpu, u64 key)
+u64 tpstat_table_cpu_count(const struct tpstat_table *t, int cpu,
+			   const struct tpstat_key *key)
 {
-	struct tpstat_table_slot *area = tpstat_table_area(t, READ_ONCE(t->live),
-							   cpu);
-	unsigned int i = hash_64(key, t->bits);
+	struct tpstat_table_slot *slots = READ_ONCE(t->live);
+	unsigned int i = tpstat_key_hash(key, t->bits);
 	struct tpstat_table_row row;
 	unsigned int n;
 
 	for (n = 0; n <= t->mask; n++, i = (i + 1) & t->mask) {
-		if (!tpstat_table_read_slot(&area[i], &row))
+		if (!tpstat_table_read_slot(t, tpstat_table_area_slot(t, slots, cpu, i),
+					    &row))
 			return 0;
-		if (row.key == key)
+		if (!memcmp(&row.key, key, sizeof(*key)))
 			return row.count;
 	}
 	return 0;

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# Wide keys: keyed data by the firing task's comm (16 bytes) and by
+# Wide keys: keyed data and a table by the firing task's comm (16 bytes),
+# keyed data by
 # (key, start or end), from both CPUs and from hard IRQ context, with
 # keys that share their first eight bytes kept apart, and an other row.
 
@@ -23,6 +24,8 @@ is "on cpu1" "$(wide tpstat-wide-aaa.cpu1)" 20
 is "a comm that differs only after 8 bytes is its own key" \
 	"$(wide tpstat-wide-aab.count)" 7
 is "no other yet" "$(wide other)" 0
+is "a wide table keyed by comm" "$(stat_of test wtable.tpstat-wide-aaa.count)" 30
+is "keeps the two comms apart" "$(stat_of test wtable.tpstat-wide-aab.count)" 7
 
 echo 1 > $TP/test/reset
 pair 1 hstart 5 3

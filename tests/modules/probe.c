@@ -38,6 +38,7 @@ static struct tpstat_hist test_hist = TPSTAT_HIST("value");
 static struct tpstat_pairs test_pairs = TPSTAT_PAIRS(1024, 0);
 static struct tpstat_hist test_pair_ns = TPSTAT_HIST("nsecs");
 static struct tpstat_keyed test_wide = TPSTAT_KEYED(16, "value", 0);
+static struct tpstat_table test_wtable = TPSTAT_WIDE_TABLE(8, TASK_COMM_LEN);
 static struct tpstat_table test_table = TPSTAT_TABLE(64);
 static struct tpstat_table test_high = TPSTAT_TABLE(16);
 
@@ -48,6 +49,7 @@ static void tpstat_test_probe_fire(void *data, u64 value)
 	tpstat_probe_hit(data);
 	tpstat_hist_add(&test_hist, value);
 	tpstat_keyed_add_key(&test_wide, &comm, value, "%s", current->comm);
+	tpstat_table_add_key(&test_wtable, &comm, value);
 	if (!tpstat_table_add(&test_table, value % TPSTAT_TEST_KEYS, value))
 		tpstat_probe_drop(data);
 	if (value < 16)
@@ -89,12 +91,12 @@ static int tpstat_test_table_show(struct seq_file *m, struct tpstat_set *set)
 	seq_printf(m, "%-6s %12s %16s %12s", "key", "count", "sum", "max");
 	tpstat_print_cpu_columns(m, 12);
 	for (i = 0; i < nr; i++) {
-		seq_printf(m, "%-6llu %12llu %16llu %12llu", rows[i].key,
+		seq_printf(m, "%-6llu %12llu %16llu %12llu", rows[i].key.w[0],
 			   rows[i].count, rows[i].sum, rows[i].max);
 		tpstat_for_each_shown_cpu(cpu)
 			seq_printf(m, " %12llu",
 				   tpstat_table_cpu_count(&test_table, cpu,
-							  rows[i].key));
+							  &rows[i].key));
 		seq_putc(m, '\n');
 	}
 	seq_printf(m, "%-6s %12llu %16llu %12llu\n", "other", other.count,
@@ -113,7 +115,7 @@ static void tpstat_test_table_stats(struct seq_file *m,
 	rows = tpstat_table_rows(t, &nr, &other);
 	for (i = 0; i < nr; i++)
 		seq_printf(m, "%s.%llu.count %llu\n%s.%llu.sum %llu\n", name,
-			   rows[i].key, rows[i].count, name, rows[i].key,
+			   rows[i].key.w[0], rows[i].count, name, rows[i].key.w[0],
 			   rows[i].sum);
 	seq_printf(m, "%s.other %llu\n", name, other.count);
 	kvfree(rows);
@@ -143,6 +145,22 @@ static void tpstat_test_wide_stats(struct seq_file *m)
 	kfree(other);
 }
 
+/* "wtable.<comm>.count N", the comm being the key's bytes. */
+static void tpstat_test_wtable_stats(struct seq_file *m)
+{
+	struct tpstat_table_row *rows, other;
+	char comm[TASK_COMM_LEN];
+	unsigned int i, nr;
+
+	rows = tpstat_table_rows(&test_wtable, &nr, &other);
+	for (i = 0; i < nr; i++) {
+		strscpy(comm, (const char *)rows[i].key.w, sizeof(comm));
+		seq_printf(m, "wtable.%s.count %llu\n", comm, rows[i].count);
+	}
+	seq_printf(m, "wtable.other %llu\n", other.count);
+	kvfree(rows);
+}
+
 static int tpstat_test_stats(struct seq_file *m, struct tpstat_set *set)
 {
 	int err = tpstat_hist_print_stats(m, &test_hist, "hist");
@@ -153,6 +171,7 @@ static int tpstat_test_stats(struct seq_file *m, struct tpstat_set *set)
 	tpstat_test_table_stats(m, &test_high, "high");
 	tpstat_pairs_print_stats(m, &test_pairs, "pairs");
 	tpstat_test_wide_stats(m);
+	tpstat_test_wtable_stats(m);
 	return tpstat_hist_print_stats(m, &test_pair_ns, "pair_ns");
 }
 
@@ -168,6 +187,7 @@ static struct tpstat_data *const tpstat_test_data[] = {
 	&test_pairs.data,
 	&test_pair_ns.data,
 	&test_wide.data,
+	&test_wtable.data,
 };
 
 static struct tpstat_set tpstat_test_set = {
