@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Turns the BENCH lines of one kernel's two boots into its results section.
-# usage: awk -f report.awk ICOUNT_LOG WALL_LOG
+# usage: awk -f report.awk ICOUNT_LOG WALL_LOG MEMORY_LOG
 # Prints markdown; exits 1 if any count check failed (each one on stderr).
 
 function median(list, k,    v, c, i, j, t) {
@@ -57,7 +57,7 @@ function times_empty(clock, label,    o, e) {
 	return o == "" || e == "" || e <= 0 ? "" : o / e
 }
 
-FNR == 1 { clock = FILENAME == ARGV[1] ? "icount" : "wall" }
+FNR == 1 { clock = FILENAME == ARGV[1] ? "icount" : FILENAME == ARGV[2] ? "wall" : "memory" }
 
 { sub(/\r$/, "") }
 
@@ -72,6 +72,7 @@ $1 == "BENCH" && $2 == "all" && $4 == "rep" { all[clock, $3, $5] = all[clock, $3
 $1 == "BENCH" && $2 == "work" && $4 == "rep" { work[clock, $3] = work[clock, $3] " " $5 }
 $1 == "BENCH" && $2 == "events" && $4 == "rep" { events[clock] = events[clock] " " $5 }
 $1 == "BENCH" && $2 == "sets" { sets = $3; for (i = 4; i <= NF; i++) sets = sets ", " $i }
+$1 == "BENCH" && $2 == "mem" { mem[$3, $4] = $5; possible[$3] = 1; memsets[$4] = 1 }
 $1 == "BENCH" && $2 == "check" {
 	checks++
 	if ($4 != $5) {
@@ -124,6 +125,10 @@ function tenfold(clock, a,    x, y) {
 	x = over(clock, a); y = over(clock, "ftrace")
 	return x == "" || y == "" ? "" : 10 * x <= y
 }
+function half(clock, a, b,    x, y) {
+	x = over(clock, a); y = over(clock, b)
+	return x == "" || y == "" ? "" : 2 * x <= y
+}
 function slowdown(clock,    a, b) {
 	a = median(work[clock, "none"]); b = median(work[clock, "loaded"])
 	return a == "" || b == "" ? "" : 100 * (b - a) / a
@@ -151,6 +156,12 @@ END {
 	row("bpf_raw", "BPF raw_tracepoint: count")
 	row("bpf_raw_hist", "BPF raw_tracepoint: log2 histogram")
 	row("bpf_raw_table", "BPF raw_tracepoint: keyed table")
+	row("pairs", "tpstat pairing map (start, then end)")
+	row("bpf_raw_pairs", "BPF hash map: update, then lookup and delete")
+	row("keyed", "tpstat per-key histogram (keyed data)")
+	row("bpf_raw_keyed", "BPF per-CPU hash of histograms")
+	row("wide", "tpstat table, 16-byte key")
+	row("bpf_raw_wide", "BPF per-CPU hash, 16-byte key")
 
 	print ""
 	print "Scaling: wall-clock ns per event above the disabled loop, on one CPU"
@@ -210,9 +221,42 @@ END {
 			fmt(over("wall", t[1])), fmt(over("wall", "ftrace")),
 			verdict(tenfold("icount", t[1]), tenfold("wall", t[1]))
 	}
+	split("pairs bpf_raw_pairs|keyed bpf_raw_keyed|wide bpf_raw_wide", pair2, "|")
+	for (i = 1; i <= 3; i++) {
+		split(pair2[i], t, " ")
+		a = half("icount", t[1], t[2]); b = half("wall", t[1], t[2])
+		printf "| %s at most half of %s | %s vs %s | %s vs %s | %s |\n", t[1], t[2],
+			fmt(over("icount", t[1])), fmt(over("icount", t[2])),
+			fmt(over("wall", t[1])), fmt(over("wall", t[2])), verdict(a, b)
+	}
 	a = slowdown("icount"); b = slowdown("wall")
 	printf "| all probe sets slow the workload < 2%% | %s | %s | %s |\n",
 		pct(a), pct(b), verdict(a == "" ? "" : a < 2, b == "" ? "" : b < 2)
+
+	print ""
+	print "Memory: bytes of aggregation data each probe set holds with its default"
+	print "sizes (the memory file, the set loaded alone), by possible CPUs."
+	print ""
+	ncol = 0
+	for (p in possible)
+		cols[++ncol] = p + 0
+	for (i = 2; i <= ncol; i++)
+		for (j = i; j > 1 && cols[j - 1] > cols[j]; j--) {
+			t0 = cols[j]; cols[j] = cols[j - 1]; cols[j - 1] = t0
+		}
+	printf "| probe set |"
+	for (i = 1; i <= ncol; i++)
+		printf " %d CPUs |", cols[i]
+	printf "\n|---|"
+	for (i = 1; i <= ncol; i++)
+		printf "--:|"
+	print ""
+	for (s in memsets) {
+		printf "| %s |", s
+		for (i = 1; i <= ncol; i++)
+			printf " %s |", ((cols[i], s) in mem) ? mem[cols[i], s] : "n/a"
+		print ""
+	}
 
 	print ""
 	printf "Count checks: %d of %d configurations counted exactly the events fired.\n",

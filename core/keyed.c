@@ -175,7 +175,8 @@ const struct tpstat_data_ops tpstat_keyed_ops = {
 EXPORT_SYMBOL_GPL(tpstat_keyed_ops);
 
 /* What index slot @i holds once no other CPU is claiming it. */
-static u32 tpstat_keyed_slot(struct tpstat_keyed_gen *g, unsigned int i)
+static __always_inline u32
+tpstat_keyed_slot(struct tpstat_keyed_gen *g, unsigned int i)
 {
 	u32 busy_here = TPSTAT_KEYED_BUSY | raw_smp_processor_id();
 	u32 slot;
@@ -191,9 +192,9 @@ static u32 tpstat_keyed_slot(struct tpstat_keyed_gen *g, unsigned int i)
 }
 
 /* The id of @key, or the capacity if it is not there. */
-static unsigned int tpstat_keyed_find(const struct tpstat_keyed *k,
-				      struct tpstat_keyed_gen *g,
-				      const struct tpstat_key *key)
+static __always_inline unsigned int
+tpstat_keyed_find(const struct tpstat_keyed *k, struct tpstat_keyed_gen *g,
+		  const struct tpstat_key *key)
 {
 	unsigned int i = tpstat_key_hash(key, k->bits);
 	unsigned int n;
@@ -250,7 +251,8 @@ static unsigned int tpstat_keyed_claim(const struct tpstat_keyed *k,
 	return k->capacity;
 }
 
-static void tpstat_keyed_hist_add(struct tpstat_keyed_hist *h, u64 value)
+static __always_inline void
+tpstat_keyed_hist_add(struct tpstat_keyed_hist *h, u64 value)
 {
 	s64 old = atomic64_read(&h->min);
 
@@ -270,9 +272,9 @@ static void tpstat_keyed_hist_add(struct tpstat_keyed_hist *h, u64 value)
  * and may be registered: the caller then makes its label and calls
  * tpstat_keyed_register().
  */
-static bool tpstat_keyed_lookup(struct tpstat_keyed *k,
-				const struct tpstat_key *key,
-				struct tpstat_key_ref *ref)
+static __always_inline bool
+tpstat_keyed_lookup(struct tpstat_keyed *k, const struct tpstat_key *key,
+		    struct tpstat_key_ref *ref)
 {
 	ref->gen = READ_ONCE(k->live);
 	ref->id = tpstat_keyed_find(k, ref->gen, key);
@@ -291,60 +293,67 @@ static void tpstat_keyed_register(struct tpstat_keyed *k,
 	local_irq_restore(flags);
 }
 
-static void tpstat_keyed_record(struct tpstat_keyed *k,
-				struct tpstat_key_ref ref, u64 value)
+static __always_inline void
+tpstat_keyed_record(struct tpstat_keyed *k, struct tpstat_key_ref ref, u64 value)
 {
 	tpstat_keyed_hist_add(&ref.gen->hists[ref.id], value);
 	local64_inc(&ref.gen->cpu_counts[smp_processor_id() *
 					 tpstat_keyed_ids(k) + ref.id]);
 }
 
-/* Finds or registers @key, labelled by @fmt and @args, and records @value. */
-static __printf(4, 0)
-struct tpstat_key_ref tpstat_keyed_vadd(struct tpstat_keyed *k,
-					const struct tpstat_key *key, u64 value,
-					const char *fmt, va_list args)
+static __always_inline bool
+tpstat_keyed_add_known(struct tpstat_keyed *k, const struct tpstat_key *key,
+		       u64 value, struct tpstat_key_ref *ref)
+{
+	bool known = true;
+
+	preempt_disable_notrace();
+	if (tpstat_keyed_lookup(k, key, ref))
+		known = false;
+	else
+		tpstat_keyed_record(k, *ref, value);
+	preempt_enable_notrace();
+	return known;
+}
+
+bool __tpstat_keyed_add_known(struct tpstat_keyed *k,
+			      const struct tpstat_key *key, u64 value,
+			      struct tpstat_key_ref *ref)
+{
+	return tpstat_keyed_add_known(k, key, value, ref);
+}
+EXPORT_SYMBOL_GPL(__tpstat_keyed_add_known);
+
+/* The same for a u64 key: inlined, the zero words fold away. */
+bool __tpstat_keyed_add_known_u64(struct tpstat_keyed *k, u64 key, u64 value,
+				  struct tpstat_key_ref *ref)
+{
+	struct tpstat_key wide = tpstat_key_u64(key);
+
+	return tpstat_keyed_add_known(k, &wide, value, ref);
+}
+EXPORT_SYMBOL_GPL(__tpstat_keyed_add_known_u64);
+
+struct tpstat_key_ref __tpstat_keyed_add_new(struct tpstat_keyed *k,
+					     const struct tpstat_key *key,
+					     u64 value, const char *fmt, ...)
 {
 	char label[TPSTAT_KEYED_LABEL_MAX];
 	struct tpstat_key_ref ref;
+	va_list args;
 
 	preempt_disable_notrace();
 	if (tpstat_keyed_lookup(k, key, &ref)) {
+		va_start(args, fmt);
 		vsnprintf(label, sizeof(label), fmt, args);
+		va_end(args);
 		tpstat_keyed_register(k, key, label, &ref);
 	}
 	tpstat_keyed_record(k, ref, value);
 	preempt_enable_notrace();
 	return ref;
 }
-
-struct tpstat_key_ref tpstat_keyed_add(struct tpstat_keyed *k, u64 key,
-				       u64 value, const char *fmt, ...)
-{
-	struct tpstat_key wide = tpstat_key_u64(key);
-	struct tpstat_key_ref ref;
-	va_list args;
-
-	va_start(args, fmt);
-	ref = tpstat_keyed_vadd(k, &wide, value, fmt, args);
-	va_end(args);
-	return ref;
-}
-EXPORT_SYMBOL_GPL(tpstat_keyed_add);
-
-struct tpstat_key_ref tpstat_keyed_add_key(struct tpstat_keyed *k,
-					   const struct tpstat_key *key,
-					   u64 value, const char *fmt, ...)
-{
-	struct tpstat_key_ref ref;
-	va_list args;
-
-	va_start(args, fmt);
-	ref = tpstat_keyed_vadd(k, key, value, fmt, args);
-	va_end(args);
-	return ref;
-}
-EXPORT_SYMBOL_GPL(tpstat_keyed_add_key);
+EXPORT_SYMBOL_GPL(__tpstat_keyed_add_new);
 
 struct tpstat_key_ref tpstat_keyed_add_symbol(struct tpstat_keyed *k,
 					      void *addr, u64 value)

@@ -9,7 +9,8 @@
  * meets one waits for it. NMIs never touch the map (their starts count as
  * dropped, their ends as unpaired), so they cannot interrupt a holder and
  * then wait for it. An ended start leaves a tombstone that later starts
- * reuse; the bounded window keeps a lookup bounded however many there are.
+ * reuse, unless the slot after it is free, when it is free again; the
+ * bounded window keeps a lookup bounded however many tombstones there are.
  */
 #include <linux/hash.h>
 #include <linux/log2.h>
@@ -170,11 +171,24 @@ static unsigned int tpstat_pairs_distance(const struct tpstat_pairs *p,
 	return ((unsigned int)(s - p->slots) - home) & p->mask;
 }
 
-/* Takes the start in held slot @s out: it becomes a tombstone. */
+/*
+ * Takes the start in held slot @s out. If the next slot is free, no key
+ * lies beyond @s either, and @s is free again; it is held meanwhile, so
+ * that no start can be saved there behind a free slot. Else @s becomes a
+ * tombstone, for lookups to pass.
+ */
 static void tpstat_pairs_vacate(struct tpstat_pairs *p,
 				struct tpstat_pairs_slot *s)
 {
-	tpstat_pairs_release(s, TPSTAT_SLOT_GONE);
+	struct tpstat_pairs_slot *next;
+
+	next = &p->slots[((unsigned int)(s - p->slots) + 1) & p->mask];
+	if (tpstat_pairs_hold(next, TPSTAT_SLOT_FREE)) {
+		tpstat_pairs_release(s, TPSTAT_SLOT_FREE);
+		tpstat_pairs_release(next, TPSTAT_SLOT_FREE);
+	} else {
+		tpstat_pairs_release(s, TPSTAT_SLOT_GONE);
+	}
 	atomic_dec(&p->used);
 }
 
@@ -261,6 +275,9 @@ bool tpstat_pairs_start(struct tpstat_pairs *p, u64 key,
 	}
 	local_irq_save(flags);
 	s = tpstat_pairs_find(p, key, true, start->ts, &state);
+	/* Another CPU took the empty slot first: look again, once. */
+	if (!s)
+		s = tpstat_pairs_find(p, key, true, start->ts, &state);
 	if (!s) {
 		tpstat_pairs_count(p, TPSTAT_PAIRS_DROPPED);
 		local_irq_restore(flags);

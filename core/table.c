@@ -225,13 +225,43 @@ bool __tpstat_table_add_slow(const struct tpstat_table *t,
 }
 EXPORT_SYMBOL_GPL(__tpstat_table_add_slow);
 
+/*
+ * The slot this CPU holds @key in, or NULL: a lookup only, safe without
+ * interrupts off, since a nested claim only ever fills a free slot.
+ */
+static struct tpstat_table_slot *tpstat_table_lookup(const struct tpstat_table *t,
+						     struct tpstat_table_slot *slots,
+						     const struct tpstat_key *key)
+{
+	int cpu = smp_processor_id();
+	unsigned int i = tpstat_key_hash(key, t->bits);
+	unsigned int n;
+
+	for (n = 0; n <= t->mask; n++, i = (i + 1) & t->mask) {
+		struct tpstat_table_slot *slot;
+
+		slot = tpstat_table_area_slot(t, slots, cpu, i);
+		if (!local64_read(&slot->count))
+			return NULL;
+		if (tpstat_table_key_is(t, slot, key))
+			return slot;
+	}
+	return NULL;
+}
+
 bool tpstat_table_add_key(struct tpstat_table *t, const struct tpstat_key *key,
 			  u64 value)
 {
-	bool counted;
+	struct tpstat_table_slot *slots, *slot;
+	bool counted = true;
 
 	preempt_disable_notrace();
-	counted = tpstat_table_add_here(t, READ_ONCE(t->live), key, value);
+	slots = READ_ONCE(t->live);
+	slot = tpstat_table_lookup(t, slots, key);
+	if (likely(slot))
+		__tpstat_table_slot_add(slot, value);
+	else
+		counted = tpstat_table_add_here(t, slots, key, value);
 	preempt_enable_notrace();
 	return counted;
 }

@@ -127,4 +127,117 @@ int raw_table(struct bpf_raw_tracepoint_args *ctx)
 	return 0;
 }
 
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BENCH_PAIRS);
+	__type(key, __u64);
+	__type(value, struct bench_pair);
+} pairs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, BENCH_PAIR_COUNTS);
+	__type(key, __u32);
+	__type(value, __u64);
+} pair_counts SEC(".maps");
+
+static __always_inline void pair_count(__u32 what)
+{
+	__u64 *n = bpf_map_lookup_elem(&pair_counts, &what);
+
+	if (n)
+		*n += 1;
+}
+
+/* A start at each even value, taken by the odd one after it, as runqlat does. */
+SEC("raw_tracepoint/tpstat_bench_fire")
+int raw_pairs(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u64 value = ctx->args[0], key = value >> 1;
+	struct bench_pair *found, start = { .ts = value };
+
+	if (!(value & 1)) {
+		pair_count(bpf_map_update_elem(&pairs, &key, &start, BPF_ANY) ?
+			   BENCH_DROPPED : BENCH_STARTED);
+		return 0;
+	}
+	found = bpf_map_lookup_elem(&pairs, &key);
+	if (!found) {
+		pair_count(BENCH_UNPAIRED);
+		return 0;
+	}
+	start = *found;
+	bpf_map_delete_elem(&pairs, &key);
+	pair_count(BENCH_PAIRED);
+	return 0;
+}
+
+/* A histogram per key; a new key starts from the empty one in hist. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, BENCH_KEYS);
+	__type(key, __u64);
+	__type(value, struct bench_hist);
+} keyed SEC(".maps");
+
+SEC("raw_tracepoint/tpstat_bench_fire")
+int raw_keyed(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u64 value = ctx->args[0], key = value % BENCH_KEYS;
+	__u32 zero = 0, bucket = log2_bucket(value);
+	struct bench_hist *h = bpf_map_lookup_elem(&keyed, &key);
+
+	if (!h) {
+		struct bench_hist *empty = bpf_map_lookup_elem(&hist, &zero);
+
+		if (!empty)
+			return 0;
+		bpf_map_update_elem(&keyed, &key, empty, BPF_NOEXIST);
+		h = bpf_map_lookup_elem(&keyed, &key);
+		if (!h)
+			return 0;
+	}
+	if (bucket >= BENCH_BUCKETS)
+		return 0;
+	h->buckets[bucket] += 1;
+	h->sum += value;
+	if (value < h->min)
+		h->min = value;
+	if (value > h->max)
+		h->max = value;
+	return 0;
+}
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, BENCH_KEYS);
+	__type(key, struct bench_wide_key);
+	__type(value, struct bench_row);
+} wide SEC(".maps");
+
+SEC("raw_tracepoint/tpstat_bench_fire")
+int raw_wide(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u64 value = ctx->args[0];
+	struct bench_wide_key key = {
+		.key = value % BENCH_KEYS,
+		.word = BENCH_WIDE_WORD,
+	};
+	struct bench_row *row = bpf_map_lookup_elem(&wide, &key);
+
+	if (!row) {
+		struct bench_row fresh = {};
+
+		bpf_map_update_elem(&wide, &key, &fresh, BPF_NOEXIST);
+		row = bpf_map_lookup_elem(&wide, &key);
+		if (!row)
+			return 0;
+	}
+	row->count += 1;
+	row->sum += value;
+	if (value > row->max)
+		row->max = value;
+	return 0;
+}
+
 char LICENSE[] SEC("license") = "GPL";

@@ -27,4 +27,31 @@ struct bench_row {
 	__u64 max;
 };
 
+/* As tpstat_bench's pairing map: starts held at once. */
+#define BENCH_PAIRS	1024
+
+/* What a start saves, as struct tpstat_pair. */
+struct bench_pair {
+	__u64 ts;
+	__u64 a;
+	__u64 b;
+};
+
+/* What the pairing program counts, per CPU: every event is one of these. */
+enum bench_pair_count {
+	BENCH_STARTED,
+	BENCH_DROPPED,
+	BENCH_PAIRED,
+	BENCH_UNPAIRED,
+	BENCH_PAIR_COUNTS
+};
+
+/* A 16-byte key, as tpstat_bench's wide table: value % 64, then a word. */
+struct bench_wide_key {
+	__u64 key;
+	__u64 word;
+};
+
+#define BENCH_WIDE_WORD	0x5450535441540000ULL
+
 #endif /* _TPSTAT_BENCH_BPF_H */

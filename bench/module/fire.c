@@ -12,7 +12,9 @@
  * is kept for the CPU the loop ends on. fire_all runs it on every online CPU
  * at once, one bound thread each, all released together. result has one
  * line per CPU that ran a loop, its last: "cpu<N> <events> <ns>".
- * The values the events carry are tpstat_bench_value()'s.
+ * The values the events carry are tpstat_bench_value()'s; after
+ * "echo Y > sequential" they are 0, 1, 2, ... instead, so that a pairing
+ * map can take at each odd event the start the even one before saved.
  */
 #include <linux/cpu.h>
 #include <linux/debugfs.h>
@@ -41,6 +43,7 @@ static DEFINE_PER_CPU(struct tpstat_bench_result, tpstat_bench_results);
 static DEFINE_MUTEX(tpstat_bench_all_mutex);
 
 static struct dentry *tpstat_bench_dir;
+static bool tpstat_bench_sequential;
 
 /*
  * The i-th event's value: 0 to 65535, scattered by a multiplicative hash.
@@ -53,18 +56,41 @@ static u64 tpstat_bench_value(u64 i)
 	return hash_32((u32)i, 16);
 }
 
-static void tpstat_bench_loop(u64 n)
+/* Slow configurations under emulation run for seconds. */
+static void tpstat_bench_fire_hashed(u64 n)
 {
-	struct tpstat_bench_result *result;
-	u64 i, start, ns;
+	u64 i;
 
-	start = ktime_get_ns();
 	for (i = 0; i < n; i++) {
 		trace_tpstat_bench_fire(tpstat_bench_value(i));
-		/* Slow configurations under emulation run for seconds. */
 		if ((i & 0xffff) == 0xffff)
 			cond_resched();
 	}
+}
+
+/* A loop of its own, so the hashed one is the same as it always was. */
+static void tpstat_bench_fire_sequential(u64 n)
+{
+	u64 i;
+
+	for (i = 0; i < n; i++) {
+		trace_tpstat_bench_fire(i);
+		if ((i & 0xffff) == 0xffff)
+			cond_resched();
+	}
+}
+
+static void tpstat_bench_loop(u64 n)
+{
+	bool sequential = READ_ONCE(tpstat_bench_sequential);
+	struct tpstat_bench_result *result;
+	u64 start, ns;
+
+	start = ktime_get_ns();
+	if (sequential)
+		tpstat_bench_fire_sequential(n);
+	else
+		tpstat_bench_fire_hashed(n);
 	ns = ktime_get_ns() - start;
 
 	result = per_cpu_ptr(&tpstat_bench_results, raw_smp_processor_id());
@@ -210,6 +236,8 @@ static int __init tpstat_bench_tp_init(void)
 			    &tpstat_bench_fire_all_fops);
 	debugfs_create_file("result", 0400, tpstat_bench_dir, NULL,
 			    &tpstat_bench_result_fops);
+	debugfs_create_bool("sequential", 0600, tpstat_bench_dir,
+			    &tpstat_bench_sequential);
 	return 0;
 }
 

@@ -70,21 +70,70 @@ static __u64 hist_events(struct bpf_object *obj)
 	return total;
 }
 
-static __u64 table_events(struct bpf_object *obj)
+/* Events in a per-CPU hash of bench_row values keyed by KEY_SIZE bytes. */
+static __u64 rows_events(struct bpf_object *obj, const char *name,
+			 size_t key_size)
 {
-	struct bpf_map *map = bpf_object__find_map_by_name(obj, "table");
+	struct bpf_map *map = bpf_object__find_map_by_name(obj, name);
 	struct bench_row *rows = calloc(cpus, sizeof(*rows));
-	__u64 key, *prev = NULL, total = 0;
+	char key[sizeof(struct bench_wide_key)], prev[sizeof(key)];
+	__u64 total = 0;
+	void *last = NULL;
 	int cpu;
 
-	while (rows && !bpf_map__get_next_key(map, prev, &key, sizeof(key))) {
-		if (!bpf_map__lookup_elem(map, &key, sizeof(key), rows,
+	while (rows && !bpf_map__get_next_key(map, last, key, key_size)) {
+		if (!bpf_map__lookup_elem(map, key, key_size, rows,
 					  cpus * sizeof(*rows), 0))
 			for (cpu = 0; cpu < cpus; cpu++)
 				total += rows[cpu].count;
-		prev = &key;
+		memcpy(prev, key, key_size);
+		last = prev;
 	}
 	free(rows);
+	return total;
+}
+
+static __u64 table_events(struct bpf_object *obj)
+{
+	return rows_events(obj, "table", sizeof(__u64)) +
+	       rows_events(obj, "wide", sizeof(struct bench_wide_key));
+}
+
+/* Events in the per-key histograms: their buckets, over every key and CPU. */
+static __u64 keyed_events(struct bpf_object *obj)
+{
+	struct bpf_map *map = bpf_object__find_map_by_name(obj, "keyed");
+	struct bench_hist *h = calloc(cpus, sizeof(*h));
+	__u64 key, *prev = NULL, total = 0;
+	int cpu, i;
+
+	while (h && !bpf_map__get_next_key(map, prev, &key, sizeof(key))) {
+		if (!bpf_map__lookup_elem(map, &key, sizeof(key), h,
+					  cpus * sizeof(*h), 0))
+			for (cpu = 0; cpu < cpus; cpu++)
+				for (i = 0; i < BENCH_BUCKETS; i++)
+					total += h[cpu].buckets[i];
+		prev = &key;
+	}
+	free(h);
+	return total;
+}
+
+/* Every event of the pairing program is counted once, by what it did. */
+static __u64 pair_events(struct bpf_object *obj)
+{
+	struct bpf_map *map = bpf_object__find_map_by_name(obj, "pair_counts");
+	__u64 *counts = calloc(cpus, sizeof(*counts));
+	__u64 total = 0;
+	__u32 what;
+	int cpu;
+
+	for (what = 0; counts && what < BENCH_PAIR_COUNTS; what++)
+		if (!bpf_map__lookup_elem(map, &what, sizeof(what), counts,
+					  cpus * sizeof(*counts), 0))
+			for (cpu = 0; cpu < cpus; cpu++)
+				total += counts[cpu];
+	free(counts);
 	return total;
 }
 
@@ -125,7 +174,8 @@ int main(int argc, char **argv)
 	bpf_link__destroy(link);
 	/* Only the loaded program wrote to a map; the others are empty. */
 	printf("events %llu\n", (unsigned long long)(count_events(obj) +
-		hist_events(obj) + table_events(obj)));
+		hist_events(obj) + table_events(obj) + keyed_events(obj) +
+		pair_events(obj)));
 	bpf_object__close(obj);
 	return rc;
 }

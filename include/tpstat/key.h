@@ -59,16 +59,24 @@ static inline bool tpstat_key_equal(const struct tpstat_key *a,
 		 (a->w[2] ^ b->w[2]) | (a->w[3] ^ b->w[3]));
 }
 
-/* Every byte of the key moves the hash; a u64 key hashes as hash_64(). */
+static inline u64 tpstat_key_mix(u64 h, u64 word, unsigned int i)
+{
+	return word ? (h ^ word) * GOLDEN_RATIO_64 + i : h;
+}
+
+/*
+ * Every byte of the key moves the hash; a u64 key hashes as hash_64().
+ * Unrolled, so that a key whose upper words are known to be zero costs
+ * no more than a u64.
+ */
 static inline u32 tpstat_key_hash(const struct tpstat_key *key,
 				  unsigned int bits)
 {
 	u64 h = key->w[0];
-	unsigned int i;
 
-	for (i = 1; i < TPSTAT_KEY_WORDS; i++)
-		if (key->w[i])
-			h = (h ^ key->w[i]) * GOLDEN_RATIO_64 + i;
+	h = tpstat_key_mix(h, key->w[1], 1);
+	h = tpstat_key_mix(h, key->w[2], 2);
+	h = tpstat_key_mix(h, key->w[3], 3);
 	return hash_64(h, bits);
 }
 

@@ -76,36 +76,76 @@ struct tpstat_key_ref {
 	unsigned int id;
 };
 
+/* Records @value if @key is known (or cannot be added); false if it is new. */
+bool __tpstat_keyed_add_known(struct tpstat_keyed *k,
+			      const struct tpstat_key *key, u64 value,
+			      struct tpstat_key_ref *ref);
+bool __tpstat_keyed_add_known_u64(struct tpstat_keyed *k, u64 key, u64 value,
+				  struct tpstat_key_ref *ref);
+
+/* Registers @key, labelled by @fmt, and records @value. */
+__printf(4, 5)
+struct tpstat_key_ref __tpstat_keyed_add_new(struct tpstat_keyed *k,
+					     const struct tpstat_key *key,
+					     u64 value, const char *fmt, ...);
+
 /**
- * tpstat_keyed_add() - record @value for @key, registering it at first sight
+ * tpstat_keyed_add_key() - record @value for @key, registering it at first sight
  * @k: the keyed data
- * @key: any u64
+ * @key: a const struct tpstat_key *, made with tpstat_key_string(),
+ *       tpstat_key_pair(), ...
  * @value: into the key's histogram
- * @fmt: printf format of the label, used only when @key is new
+ * @fmt: printf format of the label, and its arguments, used only when
+ *       @key is new: a known key costs no formatting
  *
  * Safe in any context and on all CPUs at once. A new key gets one id
  * however many CPUs meet it together. In NMI a new key is not registered
  * (a label may need kallsyms): its event goes to "other".
  *
- * Return: where the event went, for tpstat_keyed_count().
+ * Return: a struct tpstat_key_ref, where the event went, for
+ * tpstat_keyed_count().
  */
-__printf(4, 5)
-struct tpstat_key_ref tpstat_keyed_add(struct tpstat_keyed *k, u64 key,
-				       u64 value, const char *fmt, ...);
+#define tpstat_keyed_add_key(k, key, value, fmt, ...)			\
+({									\
+	struct tpstat_keyed *__tpstat_k = (k);				\
+	const struct tpstat_key *__tpstat_kp = (key);			\
+	u64 __tpstat_v = (value);					\
+	struct tpstat_key_ref __tpstat_ref;				\
+									\
+	if (!__tpstat_keyed_add_known(__tpstat_k, __tpstat_kp,		\
+				      __tpstat_v, &__tpstat_ref))	\
+		__tpstat_ref = __tpstat_keyed_add_new(__tpstat_k,	\
+						      __tpstat_kp,	\
+						      __tpstat_v, fmt,	\
+						      ##__VA_ARGS__);	\
+	__tpstat_ref;							\
+})
 
 /**
- * tpstat_keyed_add_key() - tpstat_keyed_add() with a wide key
+ * tpstat_keyed_add() - tpstat_keyed_add_key() for a u64 key
  * @k: the keyed data
- * @key: made with tpstat_key_string(), tpstat_key_pair(), ...
+ * @key: any u64
  * @value: into the key's histogram
- * @fmt: printf format of the label, used only when @key is new
+ * @fmt: printf format of the label, and its arguments, used only when
+ *       @key is new
  *
  * Return: where the event went, for tpstat_keyed_count().
  */
-__printf(4, 5)
-struct tpstat_key_ref tpstat_keyed_add_key(struct tpstat_keyed *k,
-					   const struct tpstat_key *key,
-					   u64 value, const char *fmt, ...);
+#define tpstat_keyed_add(k, key, value, fmt, ...)			\
+({									\
+	struct tpstat_keyed *__tpstat_k = (k);				\
+	struct tpstat_key __tpstat_key = tpstat_key_u64(key);		\
+	u64 __tpstat_v = (value);					\
+	struct tpstat_key_ref __tpstat_ref;				\
+									\
+	if (!__tpstat_keyed_add_known_u64(__tpstat_k, __tpstat_key.w[0],	\
+					  __tpstat_v, &__tpstat_ref))	\
+		__tpstat_ref = __tpstat_keyed_add_new(__tpstat_k,	\
+						      &__tpstat_key,	\
+						      __tpstat_v, fmt,	\
+						      ##__VA_ARGS__);	\
+	__tpstat_ref;							\
+})
 
 /**
  * tpstat_keyed_add_symbol() - tpstat_keyed_add() keyed by a code address

@@ -32,8 +32,11 @@ check "result has cpu1's loop" grep -q '^cpu1 700 [1-9]' $B/result
 
 # Every mode, with the generic counter alongside as the referee.
 for pair in empty:none counter:tpstat_bench_fire.hits hist:hist.count \
-	    table:table.count atomic:atomic; do
+	    table:table.count atomic:atomic keyed:keyed.count wide:wide.count \
+	    pairs:pairs.events; do
 	mode=${pair%:*}
+	# Pairs need each odd value right after its even one.
+	[ "$mode" = pairs ] && echo Y > $B/sequential
 	check "mode=$mode loads" load tpstat_bench mode=$mode
 	is "$mode: attached" "$(state_of bench tpstat_bench_fire)" attached
 	echo 1 > $TP/count/reset
@@ -58,6 +61,13 @@ for pair in empty:none counter:tpstat_bench_fire.hits hist:hist.count \
 	fi
 	[ "$mode" = table ] &&
 		is "table: every key of value % 64 seen" "$(stat_of bench table.keys)" 64
+	[ "$mode" = wide ] &&
+		is "wide: every key of value % 64 seen" "$(stat_of bench wide.keys)" 64
+	if [ "$mode" = pairs ]; then
+		is "pairs: every end found its start" "$(stat_of bench pairs.paired)" 1500
+		is "pairs: nothing left held" "$(stat_of bench pairs.held)" 0
+		echo N > $B/sequential
+	fi
 	rmmod tpstat_bench
 done
 
