@@ -24,74 +24,16 @@ static u64 tpstat_bucket_high(unsigned int i)
 	return i == TPSTAT_HIST_BUCKETS - 1 ? U64_MAX : (1ULL << i) - 1;
 }
 
-static struct tpstat_hist *to_hist(struct tpstat_data *d)
+/* An empty histogram's min is above any value. */
+static void tpstat_hist_init_cpu(void *elem)
 {
-	return container_of(d, struct tpstat_hist, data);
+	struct tpstat_hist_cpu *hc = elem;
+
+	hc->min = U64_MAX;
 }
 
-static unsigned int tpstat_hist_nr(const struct tpstat_hist *h)
-{
-	return h->nr ?: 1;
-}
-
-static int tpstat_hist_alloc(struct tpstat_data *d, unsigned int gen)
-{
-	struct tpstat_hist *h = to_hist(d);
-
-	h->gen[gen] = __alloc_percpu(tpstat_hist_nr(h) *
-				     sizeof(struct tpstat_hist_cpu),
-				     __alignof__(struct tpstat_hist_cpu));
-	return h->gen[gen] ? 0 : -ENOMEM;
-}
-
-static void tpstat_hist_free(struct tpstat_data *d, unsigned int gen)
-{
-	struct tpstat_hist *h = to_hist(d);
-
-	free_percpu(h->gen[gen]);
-	h->gen[gen] = NULL;
-}
-
-static void tpstat_hist_clear(struct tpstat_data *d, unsigned int gen)
-{
-	struct tpstat_hist *h = to_hist(d);
-	unsigned int i;
-	int cpu;
-
-	for_each_possible_cpu(cpu) {
-		struct tpstat_hist_cpu *hc = per_cpu_ptr(h->gen[gen], cpu);
-
-		for (i = 0; i < tpstat_hist_nr(h); i++) {
-			memset(&hc[i], 0, sizeof(hc[i]));
-			hc[i].min = U64_MAX;
-		}
-	}
-}
-
-static void tpstat_hist_publish(struct tpstat_data *d, unsigned int gen)
-{
-	struct tpstat_hist *h = to_hist(d);
-
-	tpstat_data_publish(h->pcpu, h->gen[gen]);
-}
-
-static size_t tpstat_hist_bytes(const struct tpstat_data *d)
-{
-	const struct tpstat_hist *h = container_of(d, struct tpstat_hist, data);
-
-	return (size_t)tpstat_hist_nr(h) * sizeof(struct tpstat_hist_cpu) *
-	       num_possible_cpus();
-}
-
-const struct tpstat_data_ops tpstat_hist_ops = {
-	.kind = TPSTAT_MEM_HISTOGRAMS,
-	.alloc = tpstat_hist_alloc,
-	.free = tpstat_hist_free,
-	.clear = tpstat_hist_clear,
-	.publish = tpstat_hist_publish,
-	.bytes = tpstat_hist_bytes,
-};
-EXPORT_SYMBOL_GPL(tpstat_hist_ops);
+TPSTAT_PERCPU_OPS(tpstat_hist, struct tpstat_hist_cpu, TPSTAT_MEM_HISTOGRAMS,
+		  tpstat_hist_init_cpu);
 
 /*
  * Keeps min and max within the buckets that hold events: a probe still

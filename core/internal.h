@@ -37,6 +37,66 @@ void tpstat_probe_detach(struct tpstat_probe *probe);
 void tpstat_set_enable(struct tpstat_set *set, bool enable);
 void tpstat_set_reset(struct tpstat_set *set);
 
+/* percpu.c, for TPSTAT_PERCPU_OPS() */
+void __percpu *tpstat_percpu_alloc(unsigned int nr, size_t size, size_t align);
+void tpstat_percpu_clear(void __percpu *gen, unsigned int nr, size_t size,
+			 void (*init)(void *elem));
+size_t tpstat_percpu_bytes(unsigned int nr, size_t size);
+
+/*
+ * The data ops of a per-CPU kind: a struct @type with the fields pcpu (the
+ * live generation, of @elem __percpu *), nr (elements per CPU, 0 for 1),
+ * gen[] and data; @init, if not NULL, sets up an element after zeroing.
+ */
+#define TPSTAT_PERCPU_OPS(type, elem, mem_kind, init)			\
+static struct type *type##_of(const struct tpstat_data *d)		\
+{									\
+	return container_of(d, struct type, data);			\
+}									\
+static unsigned int type##_nr(const struct tpstat_data *d)		\
+{									\
+	return type##_of(d)->nr ?: 1;					\
+}									\
+static int type##_alloc(struct tpstat_data *d, unsigned int g)		\
+{									\
+	struct type *x = type##_of(d);					\
+									\
+	x->gen[g] = tpstat_percpu_alloc(type##_nr(d), sizeof(elem),	\
+					__alignof__(elem));		\
+	return x->gen[g] ? 0 : -ENOMEM;					\
+}									\
+static void type##_free(struct tpstat_data *d, unsigned int g)		\
+{									\
+	struct type *x = type##_of(d);					\
+									\
+	free_percpu(x->gen[g]);						\
+	x->gen[g] = NULL;						\
+}									\
+static void type##_clear(struct tpstat_data *d, unsigned int g)		\
+{									\
+	tpstat_percpu_clear(type##_of(d)->gen[g], type##_nr(d),		\
+			    sizeof(elem), init);			\
+}									\
+static void type##_publish(struct tpstat_data *d, unsigned int g)	\
+{									\
+	struct type *x = type##_of(d);					\
+									\
+	tpstat_data_publish(x->pcpu, x->gen[g]);			\
+}									\
+static size_t type##_bytes(const struct tpstat_data *d)		\
+{									\
+	return tpstat_percpu_bytes(type##_nr(d), sizeof(elem));		\
+}									\
+const struct tpstat_data_ops type##_ops = {				\
+	.kind = mem_kind,						\
+	.alloc = type##_alloc,						\
+	.free = type##_free,						\
+	.clear = type##_clear,						\
+	.publish = type##_publish,					\
+	.bytes = type##_bytes,						\
+};									\
+EXPORT_SYMBOL_GPL(type##_ops)
+
 /* hist.c: min and max kept within the buckets that hold events */
 void __tpstat_hist_settle(struct tpstat_hist_summary *s);
 

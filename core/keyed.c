@@ -415,8 +415,7 @@ static int tpstat_keyed_row_cmp_count(const void *a, const void *b)
 }
 
 struct tpstat_keyed_row *tpstat_keyed_rows(const struct tpstat_keyed *k,
-					   cmp_func_t cmp, unsigned int *nr,
-					   struct tpstat_keyed_row *other)
+					   cmp_func_t cmp, unsigned int *nr)
 {
 	struct tpstat_keyed_gen *g = READ_ONCE(k->live);
 	unsigned int i, n = 0, room = min_t(unsigned int,
@@ -424,10 +423,7 @@ struct tpstat_keyed_row *tpstat_keyed_rows(const struct tpstat_keyed *k,
 	struct tpstat_keyed_row *rows;
 
 	*nr = 0;
-	tpstat_keyed_fold(k, g, k->capacity, other);
-	if (!room)
-		return NULL;
-	rows = kvmalloc_array(room, sizeof(*rows), GFP_KERNEL);
+	rows = kvmalloc_array(room + 1, sizeof(*rows), GFP_KERNEL);
 	if (!rows)
 		return NULL;
 	/* Ids are published in the index once their entry is whole. */
@@ -442,6 +438,7 @@ struct tpstat_keyed_row *tpstat_keyed_rows(const struct tpstat_keyed *k,
 			cond_resched();
 	}
 	sort(rows, n, sizeof(*rows), cmp ?: tpstat_keyed_row_cmp_count, NULL);
+	tpstat_keyed_fold(k, g, k->capacity, &rows[n]);
 	*nr = n;
 	return rows;
 }

@@ -58,17 +58,17 @@ static int tpstat_pairs_check(const struct tpstat_data *d, const char *set)
 	return -EINVAL;
 }
 
-/* The map itself is allocated with the first generation of the counts. */
+/*
+ * The counts are a counter array in two generations, whose ops do the
+ * work; the map itself is allocated with the first.
+ */
 static int tpstat_pairs_alloc(struct tpstat_data *d, unsigned int gen)
 {
 	struct tpstat_pairs *p = to_pairs(d);
+	int err = tpstat_counter_ops.alloc(&p->stats.data, gen);
 
-	p->gen[gen] = __alloc_percpu(TPSTAT_PAIRS_STATS * sizeof(u64),
-				     sizeof(u64));
-	if (!p->gen[gen])
-		return -ENOMEM;
-	if (gen)
-		return 0;
+	if (err || gen)
+		return err;
 	p->mask = roundup_pow_of_two(2 * p->capacity) - 1;
 	p->bits = ilog2(p->mask + 1);
 	atomic_set(&p->used, 0);
@@ -81,8 +81,7 @@ static void tpstat_pairs_free(struct tpstat_data *d, unsigned int gen)
 {
 	struct tpstat_pairs *p = to_pairs(d);
 
-	free_percpu(p->gen[gen]);
-	p->gen[gen] = NULL;
+	tpstat_counter_ops.free(&p->stats.data, gen);
 	if (!gen) {
 		kvfree(p->slots);
 		p->slots = NULL;
@@ -92,24 +91,19 @@ static void tpstat_pairs_free(struct tpstat_data *d, unsigned int gen)
 /* Only the counts: starts outlive a reset, so that ends after it pair. */
 static void tpstat_pairs_clear(struct tpstat_data *d, unsigned int gen)
 {
-	struct tpstat_pairs *p = to_pairs(d);
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		memset(per_cpu_ptr(p->gen[gen], cpu), 0,
-		       TPSTAT_PAIRS_STATS * sizeof(u64));
+	tpstat_counter_ops.clear(&to_pairs(d)->stats.data, gen);
 }
 
 static void tpstat_pairs_publish(struct tpstat_data *d, unsigned int gen)
 {
-	struct tpstat_pairs *p = to_pairs(d);
-
-	tpstat_data_publish(p->stats, p->gen[gen]);
+	tpstat_counter_ops.publish(&to_pairs(d)->stats.data, gen);
 }
 
 static size_t tpstat_pairs_bytes(const struct tpstat_data *d)
 {
-	return TPSTAT_PAIRS_STATS * sizeof(u64) * num_possible_cpus();
+	const struct tpstat_pairs *p = container_of(d, struct tpstat_pairs, data);
+
+	return tpstat_counter_ops.bytes(&p->stats.data);
 }
 
 static size_t tpstat_pairs_shared_bytes(const struct tpstat_data *d)
@@ -133,7 +127,7 @@ EXPORT_SYMBOL_GPL(tpstat_pairs_ops);
 
 static void tpstat_pairs_count(struct tpstat_pairs *p, enum tpstat_pairs_stat stat)
 {
-	this_cpu_inc(READ_ONCE(p->stats)[stat]);
+	tpstat_counter_inc_at(&p->stats, stat);
 }
 
 /* A slot's state once no other CPU holds it busy; interrupts are off. */
@@ -342,13 +336,7 @@ EXPORT_SYMBOL_GPL(tpstat_pairs_forget);
 
 u64 tpstat_pairs_stat(const struct tpstat_pairs *p, enum tpstat_pairs_stat stat)
 {
-	u64 __percpu *stats = READ_ONCE(p->stats);
-	u64 sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += READ_ONCE(per_cpu_ptr(stats, cpu)[stat]);
-	return sum;
+	return tpstat_counter_sum_at(&p->stats, stat);
 }
 EXPORT_SYMBOL_GPL(tpstat_pairs_stat);
 

@@ -9,68 +9,8 @@
 
 #include "internal.h"
 
-static struct tpstat_worst *to_worst(struct tpstat_data *d)
-{
-	return container_of(d, struct tpstat_worst, data);
-}
-
-static unsigned int tpstat_worst_nr(const struct tpstat_worst *w)
-{
-	return w->nr ?: 1;
-}
-
-static int tpstat_worst_alloc(struct tpstat_data *d, unsigned int gen)
-{
-	struct tpstat_worst *w = to_worst(d);
-
-	w->gen[gen] = __alloc_percpu(tpstat_worst_nr(w) *
-				     sizeof(struct tpstat_worst_cpu),
-				     __alignof__(struct tpstat_worst_cpu));
-	return w->gen[gen] ? 0 : -ENOMEM;
-}
-
-static void tpstat_worst_free(struct tpstat_data *d, unsigned int gen)
-{
-	struct tpstat_worst *w = to_worst(d);
-
-	free_percpu(w->gen[gen]);
-	w->gen[gen] = NULL;
-}
-
-static void tpstat_worst_clear(struct tpstat_data *d, unsigned int gen)
-{
-	struct tpstat_worst *w = to_worst(d);
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		memset(per_cpu_ptr(w->gen[gen], cpu), 0,
-		       tpstat_worst_nr(w) * sizeof(struct tpstat_worst_cpu));
-}
-
-static void tpstat_worst_publish(struct tpstat_data *d, unsigned int gen)
-{
-	struct tpstat_worst *w = to_worst(d);
-
-	tpstat_data_publish(w->pcpu, w->gen[gen]);
-}
-
-static size_t tpstat_worst_bytes(const struct tpstat_data *d)
-{
-	const struct tpstat_worst *w = container_of(d, struct tpstat_worst, data);
-
-	return (size_t)tpstat_worst_nr(w) * sizeof(struct tpstat_worst_cpu) *
-	       num_possible_cpus();
-}
-
-const struct tpstat_data_ops tpstat_worst_ops = {
-	.kind = TPSTAT_MEM_COUNTERS,
-	.alloc = tpstat_worst_alloc,
-	.free = tpstat_worst_free,
-	.clear = tpstat_worst_clear,
-	.publish = tpstat_worst_publish,
-	.bytes = tpstat_worst_bytes,
-};
-EXPORT_SYMBOL_GPL(tpstat_worst_ops);
+TPSTAT_PERCPU_OPS(tpstat_worst, struct tpstat_worst_cpu, TPSTAT_MEM_COUNTERS,
+		  NULL);
 
 /* With interrupts off nothing but an NMI, which never records, comes between. */
 void __tpstat_worst_record(struct tpstat_worst_cpu __percpu *pcpu, u64 value,

@@ -106,17 +106,16 @@ int raw_hist(struct bpf_raw_tracepoint_args *ctx)
 	return 0;
 }
 
-SEC("raw_tracepoint/tpstat_bench_fire")
-int raw_table(struct bpf_raw_tracepoint_args *ctx)
+/* Counts @value in the row of @key in a per-CPU hash, made at first sight. */
+static __always_inline int row_add(void *map, const void *key, __u64 value)
 {
-	__u64 value = ctx->args[0], key = value % BENCH_KEYS;
-	struct bench_row *row = bpf_map_lookup_elem(&table, &key);
+	struct bench_row *row = bpf_map_lookup_elem(map, key);
 
 	if (!row) {
 		struct bench_row fresh = {};
 
-		bpf_map_update_elem(&table, &key, &fresh, BPF_NOEXIST);
-		row = bpf_map_lookup_elem(&table, &key);
+		bpf_map_update_elem(map, key, &fresh, BPF_NOEXIST);
+		row = bpf_map_lookup_elem(map, key);
 		if (!row)
 			return 0;
 	}
@@ -125,6 +124,14 @@ int raw_table(struct bpf_raw_tracepoint_args *ctx)
 	if (value > row->max)
 		row->max = value;
 	return 0;
+}
+
+SEC("raw_tracepoint/tpstat_bench_fire")
+int raw_table(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u64 value = ctx->args[0], key = value % BENCH_KEYS;
+
+	return row_add(&table, &key, value);
 }
 
 struct {
@@ -223,21 +230,8 @@ int raw_wide(struct bpf_raw_tracepoint_args *ctx)
 		.key = value % BENCH_KEYS,
 		.word = BENCH_WIDE_WORD,
 	};
-	struct bench_row *row = bpf_map_lookup_elem(&wide, &key);
 
-	if (!row) {
-		struct bench_row fresh = {};
-
-		bpf_map_update_elem(&wide, &key, &fresh, BPF_NOEXIST);
-		row = bpf_map_lookup_elem(&wide, &key);
-		if (!row)
-			return 0;
-	}
-	row->count += 1;
-	row->sum += value;
-	if (value > row->max)
-		row->max = value;
-	return 0;
+	return row_add(&wide, &key, value);
 }
 
 char LICENSE[] SEC("license") = "GPL";

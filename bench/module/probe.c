@@ -162,19 +162,15 @@ static u64 tpstat_bench_table_events(const struct tpstat_table *t,
 
 static u64 tpstat_bench_keyed_events(void)
 {
-	struct tpstat_keyed_row *rows, *other;
+	struct tpstat_keyed_row *rows;
 	unsigned int i, nr;
 	u64 events = 0;
 
-	other = kmalloc(sizeof(*other), GFP_KERNEL);
-	if (!other)
-		return 0;
-	rows = tpstat_keyed_rows(&bench_keyed, NULL, &nr, other);
-	events = other->hist.count;
-	for (i = 0; i < nr; i++)
+	rows = tpstat_keyed_rows(&bench_keyed, NULL, &nr);
+	/* The keys' rows, then the other row. */
+	for (i = 0; rows && i <= nr; i++)
 		events += rows[i].hist.count;
 	kvfree(rows);
-	kfree(other);
 	return events;
 }
 

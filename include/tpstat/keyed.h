@@ -187,15 +187,14 @@ struct tpstat_keyed_row {
  * tpstat_keyed_rows() - every key in use, folded, sorted by @cmp
  * @k: the keyed data
  * @cmp: order of the rows; NULL sorts by count, highest first
- * @nr: set to the number of rows
- * @other: where the "other" row goes, events of keys that did not fit
+ * @nr: set to the number of rows of keys
  *
- * Return: the rows, to kvfree(); NULL with *@nr == 0 if there are none, or
- * on -ENOMEM, the only failure.
+ * Return: the rows, and after them, at [*@nr], the "other" row: events of
+ * keys that did not fit. To kvfree(); NULL with *@nr == 0 on -ENOMEM, the
+ * only failure.
  */
 struct tpstat_keyed_row *tpstat_keyed_rows(const struct tpstat_keyed *k,
-					   cmp_func_t cmp, unsigned int *nr,
-					   struct tpstat_keyed_row *other);
+					   cmp_func_t cmp, unsigned int *nr);
 
 /**
  * tpstat_keyed_cpu_count() - events of a key on one CPU

@@ -10,6 +10,7 @@
 #include <linux/atomic.h>
 #include <linux/percpu.h>
 #include <linux/types.h>
+#include <tpstat/counter.h>
 #include <tpstat/data.h>
 
 /* Starts a map may hold; keeps a typo from eating memory. */
@@ -47,8 +48,7 @@ struct tpstat_pairs_slot;
  * @max_age: a start older than this, in the probe's clock, may be evicted
  *           to make room, as one whose end will never come (a task that
  *           exits while queued); 0 keeps starts until taken
- * @stats: private: the live generation of the counts, per CPU
- * @gen: private: both generations of them
+ * @stats: private: its counts, one counter per enum tpstat_pairs_stat
  * @slots: private: the map, shared by both generations
  * @mask: private: slots - 1
  * @bits: private: log2 of slots
@@ -65,8 +65,7 @@ struct tpstat_pairs {
 	unsigned int capacity;
 	u64 max_age;
 	/* private: */
-	u64 __percpu *stats;
-	u64 __percpu *gen[TPSTAT_GENERATIONS];
+	struct tpstat_counter stats;
 	struct tpstat_pairs_slot *slots;
 	unsigned int mask;
 	unsigned int bits;
@@ -77,7 +76,9 @@ struct tpstat_pairs {
 extern const struct tpstat_data_ops tpstat_pairs_ops;
 
 #define TPSTAT_PAIRS(cap, age)						\
-	{ .capacity = (cap), .max_age = (age), .data.ops = &tpstat_pairs_ops }
+	{ .capacity = (cap), .max_age = (age),				\
+	  .stats = TPSTAT_COUNTERS(TPSTAT_PAIRS_STATS),			\
+	  .data.ops = &tpstat_pairs_ops }
 
 /**
  * tpstat_pairs_start() - save the start of @key, replacing any

@@ -87,21 +87,18 @@ static int keyed_table(struct seq_file *m, const struct tpstat_keyed *k,
 		       void (*print_row)(struct seq_file *m,
 					 const struct tpstat_keyed_row *row))
 {
-	struct tpstat_keyed_row *rows, *other;
+	struct tpstat_keyed_row *rows;
 	unsigned int i, nr;
 
-	other = kmalloc(sizeof(*other), GFP_KERNEL);
-	if (!other)
+	rows = tpstat_keyed_rows(k, cmp, &nr);
+	if (!rows)
 		return -ENOMEM;
-	rows = tpstat_keyed_rows(k, cmp, &nr, other);
-	for (i = 0; i < nr; i++) {
+	/* The keys' rows, then the other row. */
+	for (i = 0; i <= nr; i++) {
 		print_row(m, &rows[i]);
 		print_key_cpus(m, k, &rows[i]);
 	}
-	print_row(m, other);
-	print_key_cpus(m, k, other);
 	kvfree(rows);
-	kfree(other);
 	return 0;
 }
 
@@ -130,7 +127,7 @@ int tpstat_irq_hardirq_show(struct seq_file *m, struct tpstat_set *set)
 int tpstat_irq_hardirq_hist_show(struct seq_file *m, struct tpstat_set *set)
 {
 	const struct tpstat_keyed *k = &tpstat_hardirq_handlers;
-	struct tpstat_keyed_row *rows, *other;
+	struct tpstat_keyed_row *rows;
 	unsigned int i, nr;
 	int err;
 
@@ -138,20 +135,18 @@ int tpstat_irq_hardirq_hist_show(struct seq_file *m, struct tpstat_set *set)
 	err = tpstat_hist_print(m, &tpstat_hardirq_all);
 	if (err)
 		return err;
-	other = kmalloc(sizeof(*other), GFP_KERNEL);
-	if (!other)
+	rows = tpstat_keyed_rows(k, hardirq_row_cmp, &nr);
+	if (!rows)
 		return -ENOMEM;
-	rows = tpstat_keyed_rows(k, hardirq_row_cmp, &nr, other);
 	for (i = 0; i < nr; i++) {
 		seq_printf(m, "\nirq %u %s:\n", row_irq(&rows[i]), rows[i].label);
 		tpstat_keyed_print_hist(m, k, &rows[i]);
 	}
-	if (other->hist.count) {
+	if (rows[nr].hist.count) {
 		seq_puts(m, "\nother handlers:\n");
-		tpstat_keyed_print_hist(m, k, other);
+		tpstat_keyed_print_hist(m, k, &rows[nr]);
 	}
 	kvfree(rows);
-	kfree(other);
 	return 0;
 }
 
@@ -286,17 +281,16 @@ static int keyed_all_stats(struct seq_file *m, const struct tpstat_keyed *k,
 			   const struct tpstat_counter *unpaired)
 {
 	char name[TPSTAT_IRQ_PREFIX_MAX];
-	struct tpstat_keyed_row *rows, *other;
+	struct tpstat_keyed_row *rows;
 	unsigned int i, nr;
 
-	other = kmalloc(sizeof(*other), GFP_KERNEL);
-	if (!other)
+	rows = tpstat_keyed_rows(k, cmp, &nr);
+	if (!rows)
 		return -ENOMEM;
-	rows = tpstat_keyed_rows(k, cmp, &nr, other);
 	seq_printf(m, "%s.keys %u\n%s.capacity %u\n", what, nr, what,
 		   k->capacity);
 	seq_printf(m, "%s.other %llu\n%s.unpaired %llu\n", what,
-		   other->hist.count, what, tpstat_counter_sum(unpaired));
+		   rows[nr].hist.count, what, tpstat_counter_sum(unpaired));
 	for (i = 0; i < nr; i++) {
 		prefix(name, sizeof(name), &rows[i]);
 		if (k->nr_counters)
@@ -305,7 +299,6 @@ static int keyed_all_stats(struct seq_file *m, const struct tpstat_keyed *k,
 		keyed_stats(m, k, &rows[i], name);
 	}
 	kvfree(rows);
-	kfree(other);
 	return 0;
 }
 

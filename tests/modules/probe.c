@@ -124,14 +124,13 @@ static void tpstat_test_table_stats(struct seq_file *m,
 /* "wide.<label>.count N", ".cpuN" per online CPU, and "wide.other N". */
 static void tpstat_test_wide_stats(struct seq_file *m)
 {
-	struct tpstat_keyed_row *rows, *other;
+	struct tpstat_keyed_row *rows;
 	unsigned int i, nr;
 	int cpu;
 
-	other = kmalloc(sizeof(*other), GFP_KERNEL);
-	if (!other)
+	rows = tpstat_keyed_rows(&test_wide, NULL, &nr);
+	if (!rows)
 		return;
-	rows = tpstat_keyed_rows(&test_wide, NULL, &nr, other);
 	for (i = 0; i < nr; i++) {
 		seq_printf(m, "wide.%s.count %llu\n", rows[i].label,
 			   rows[i].hist.count);
@@ -140,9 +139,8 @@ static void tpstat_test_wide_stats(struct seq_file *m)
 				   tpstat_keyed_cpu_count(&test_wide, cpu,
 							  rows[i].id));
 	}
-	seq_printf(m, "wide.other %llu\n", other->hist.count);
+	seq_printf(m, "wide.other %llu\n", rows[nr].hist.count);
 	kvfree(rows);
-	kfree(other);
 }
 
 /* "wtable.<comm>.count N", the comm being the key's bytes. */
