@@ -16,9 +16,15 @@
 /* Longer writes are refused: no control line needs more. */
 #define TPSTAT_WRITE_MAX	256
 
+/*
+ * What a file shows, and how long it was last time: a seq_file whose
+ * buffer overflows runs show again with twice the buffer, folding every
+ * CPU again, so each open starts with room for the last output.
+ */
 struct tpstat_binding {
 	struct tpstat_set *set;
 	const struct tpstat_file *file;
+	size_t last_size;
 };
 
 static struct dentry *tpstat_root;
@@ -82,7 +88,7 @@ static void tpstat_print_header(struct seq_file *m,
 
 static int tpstat_file_show(struct seq_file *m, void *unused)
 {
-	const struct tpstat_binding *b = m->private;
+	struct tpstat_binding *b = m->private;
 	int err;
 
 	if (!b->file->show)
@@ -95,6 +101,8 @@ static int tpstat_file_show(struct seq_file *m, void *unused)
 	err = b->file->show(m, b->set);
 	cpus_read_unlock();
 	mutex_unlock(&b->set->lock);
+	if (!err && !seq_has_overflowed(m))
+		WRITE_ONCE(b->last_size, m->count);
 	return err;
 }
 
@@ -108,7 +116,12 @@ EXPORT_SYMBOL_GPL(tpstat_file_priv);
 
 static int tpstat_file_open(struct inode *inode, struct file *file)
 {
-	return single_open(file, tpstat_file_show, inode->i_private);
+	const struct tpstat_binding *b = inode->i_private;
+	size_t size = READ_ONCE(b->last_size);
+
+	/* A quarter more, for what came since; at least a page. */
+	return single_open_size(file, tpstat_file_show, inode->i_private,
+				max_t(size_t, PAGE_SIZE, size + size / 4));
 }
 
 /*
