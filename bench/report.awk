@@ -257,6 +257,14 @@ END {
 			printf " %s |", ((cols[i], s) in mem) ? mem[cols[i], s] : "n/a"
 		print ""
 	}
+	print ""
+	print "| target | bytes | verdict |"
+	print "|---|--:|---|"
+	for (s in memsets) {
+		big = (64 SUBSEP s) in mem ? mem[64, s] : ""
+		printf "| %s under 1 MiB at 64 possible CPUs | %s | %s |\n", s,
+			big == "" ? "n/a" : big, verdict(big == "" ? "" : big < 1048576, "")
+	}
 
 	print ""
 	printf "Count checks: %d of %d configurations counted exactly the events fired.\n",
