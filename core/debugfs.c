@@ -47,8 +47,7 @@ static int tpstat_reset_write(struct tpstat_set *set, char *line)
 {
 	if (strcmp(line, "1"))
 		return -EINVAL;
-	tpstat_set_reset(set);
-	return 0;
+	return tpstat_set_reset(set);
 }
 
 static int tpstat_stats_show(struct seq_file *m, struct tpstat_set *set)

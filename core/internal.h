@@ -35,7 +35,7 @@ void tpstat_probe_detach(struct tpstat_probe *probe);
 
 /* set.c */
 void tpstat_set_enable(struct tpstat_set *set, bool enable);
-void tpstat_set_reset(struct tpstat_set *set);
+int tpstat_set_reset(struct tpstat_set *set);
 
 /* percpu.c, for TPSTAT_PERCPU_OPS() */
 void __percpu *tpstat_percpu_alloc(unsigned int nr, size_t size, size_t align);

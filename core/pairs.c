@@ -59,15 +59,15 @@ static int tpstat_pairs_check(const struct tpstat_data *d, const char *set)
 }
 
 /*
- * The counts are a counter array in two generations, whose ops do the
- * work; the map itself is allocated with the first.
+ * The counts are a counter array in generations, whose ops do the work; the
+ * map itself is allocated with the first generation and outlives them all.
  */
 static int tpstat_pairs_alloc(struct tpstat_data *d, unsigned int gen)
 {
 	struct tpstat_pairs *p = to_pairs(d);
 	int err = tpstat_counter_ops.alloc(&p->stats.data, gen);
 
-	if (err || gen)
+	if (err || p->slots)
 		return err;
 	p->mask = roundup_pow_of_two(2 * p->capacity) - 1;
 	p->bits = ilog2(p->mask + 1);
@@ -79,13 +79,15 @@ static int tpstat_pairs_alloc(struct tpstat_data *d, unsigned int gen)
 
 static void tpstat_pairs_free(struct tpstat_data *d, unsigned int gen)
 {
+	tpstat_counter_ops.free(&to_pairs(d)->stats.data, gen);
+}
+
+static void tpstat_pairs_teardown(struct tpstat_data *d)
+{
 	struct tpstat_pairs *p = to_pairs(d);
 
-	tpstat_counter_ops.free(&p->stats.data, gen);
-	if (!gen) {
-		kvfree(p->slots);
-		p->slots = NULL;
-	}
+	kvfree(p->slots);
+	p->slots = NULL;
 }
 
 /* Only the counts: starts outlive a reset, so that ends after it pair. */
@@ -121,6 +123,7 @@ const struct tpstat_data_ops tpstat_pairs_ops = {
 	.publish = tpstat_pairs_publish,
 	.bytes = tpstat_pairs_bytes,
 	.shared_bytes = tpstat_pairs_shared_bytes,
+	.teardown = tpstat_pairs_teardown,
 	.check = tpstat_pairs_check,
 };
 EXPORT_SYMBOL_GPL(tpstat_pairs_ops);

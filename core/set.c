@@ -36,18 +36,30 @@ EXPORT_SYMBOL_GPL(tpstat_name_valid);
 
 static size_t tpstat_data_bytes(const struct tpstat_data *d)
 {
-	return TPSTAT_GENERATIONS * d->ops->bytes(d) +
+	return d->ops->bytes(d) +
 	       (d->ops->shared_bytes ? d->ops->shared_bytes(d) : 0);
 }
 
+/* Allocates generation @gen of @d, empty; frees what it got on failure. */
+static int tpstat_data_gen_alloc(struct tpstat_data *d, unsigned int gen)
+{
+	int err = d->ops->alloc(d, gen);
+
+	if (err) {
+		d->ops->free(d, gen);
+		return err;
+	}
+	d->ops->clear(d, gen);
+	return 0;
+}
+
 /*
- * Allocates both generations of @d, empty, publishes the live one and adds
- * @d to the set's data; the set's lock is held or the set is not yet seen.
+ * Allocates the live generation of @d, empty, publishes it and adds @d to
+ * the set's data; the set's lock is held or the set is not yet seen.
  */
 static int tpstat_data_init(struct tpstat_set *set, struct tpstat_data *d)
 {
 	const struct tpstat_data_ops *ops = d->ops;
-	unsigned int gen;
 	int err;
 
 	if (ops->check) {
@@ -55,11 +67,11 @@ static int tpstat_data_init(struct tpstat_set *set, struct tpstat_data *d)
 		if (err)
 			return err;
 	}
-	for (gen = 0; gen < TPSTAT_GENERATIONS; gen++) {
-		err = ops->alloc(d, gen);
-		if (err)
-			goto free;
-		ops->clear(d, gen);
+	err = tpstat_data_gen_alloc(d, set->live_gen);
+	if (err) {
+		if (ops->teardown)
+			ops->teardown(d);
+		return err;
 	}
 	ops->publish(d, set->live_gen);
 	tpstat_memory_account(ops->kind, tpstat_data_bytes(d));
@@ -67,11 +79,6 @@ static int tpstat_data_init(struct tpstat_set *set, struct tpstat_data *d)
 	list_add_tail(&d->node, &set->data_list);
 	d->ready = true;
 	return 0;
-
-free:
-	for (gen = 0; gen < TPSTAT_GENERATIONS; gen++)
-		ops->free(d, gen);
-	return err;
 }
 
 /* No probe may be using @d any more. */
@@ -85,6 +92,8 @@ static void tpstat_data_destroy(struct tpstat_data *d)
 	tpstat_memory_account(d->ops->kind, -(s64)tpstat_data_bytes(d));
 	for (gen = 0; gen < TPSTAT_GENERATIONS; gen++)
 		d->ops->free(d, gen);
+	if (d->ops->teardown)
+		d->ops->teardown(d);
 	d->ready = false;
 }
 
@@ -333,27 +342,41 @@ void tpstat_set_enable(struct tpstat_set *set, bool enable)
 }
 
 /*
- * Probes go on counting into the live generation while the spare one, empty,
- * is published in its place; once no probe can still be in the old one it
- * is emptied and becomes the spare. An event that fires after this returns
- * is counted, one that fired before is not; one that fires during it may
- * land in either generation, or partly in each. Only the set's lock is held
- * across the wait, so module loads, which need the core's mutex, never wait
- * for a reset.
+ * Probes go on counting into the live generation while a new, empty one is
+ * published in its place; once no probe can still be in the old one it is
+ * freed. An event that fires after this returns is counted, one that fired
+ * before is not; one that fires during it may land in either generation,
+ * or partly in each. Only the set's lock is held across the wait, so module
+ * loads, which need the core's mutex, never wait for a reset. If the new
+ * generation cannot be allocated, nothing changes.
  */
-void tpstat_set_reset(struct tpstat_set *set)
+int tpstat_set_reset(struct tpstat_set *set)
 {
-	unsigned int next;
+	unsigned int old, next;
 	struct tpstat_data *d;
+	int err = 0;
 
 	mutex_lock(&set->lock);
-	next = (set->live_gen + 1) % TPSTAT_GENERATIONS;
+	old = set->live_gen;
+	next = (old + 1) % TPSTAT_GENERATIONS;
+	list_for_each_entry(d, &set->data_list, node) {
+		err = tpstat_data_gen_alloc(d, next);
+		if (err)
+			goto free_next;
+	}
 	list_for_each_entry(d, &set->data_list, node)
 		d->ops->publish(d, next);
+	set->live_gen = next;
 	WRITE_ONCE(set->reset_ns, ktime_get_ns());
 	tracepoint_synchronize_unregister();
 	list_for_each_entry(d, &set->data_list, node)
-		d->ops->clear(d, set->live_gen);
-	set->live_gen = next;
+		d->ops->free(d, old);
 	mutex_unlock(&set->lock);
+	return 0;
+
+free_next:
+	list_for_each_entry(d, &set->data_list, node)
+		d->ops->free(d, next);
+	mutex_unlock(&set->lock);
+	return err;
 }

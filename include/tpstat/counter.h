@@ -13,7 +13,7 @@
  * struct tpstat_counter - @nr u64 counters per CPU, folded when read
  * @pcpu: the live generation: this CPU's @nr counters
  * @nr: how many counters (one, or one per vector, state, ...); 0 means 1
- * @gen: private: both generations
+ * @gen: private: the live generation, and during a reset the next
  * @data: private: what the core handles
  *
  * Declare it with TPSTAT_COUNTER() or TPSTAT_COUNTERS(n) and list it in the

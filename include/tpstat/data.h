@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What every aggregation primitive (counter, histogram, table, keyed data,
- * worst case) shares: two generations of storage, one live and one spare,
- * so that a reset never stops the probes.
+ * worst case) shares: its storage comes in generations, so that a reset
+ * never stops the probes.
  *
  * A probe reads the live generation's pointer once and updates what it
- * points to. A reset publishes the spare (empty) generation, waits until no
- * probe can still hold the old pointer, then empties the old one, which
- * becomes the spare. The probe pays nothing for this: it loads the same
- * one pointer it would load anyway.
+ * points to. A reset allocates a new, empty generation, publishes it, waits
+ * until no probe can still hold the old pointer, then frees the old one.
+ * The probe pays nothing for this: it loads the same one pointer it would
+ * load anyway. Between resets only the live generation exists.
  */
 #ifndef _TPSTAT_DATA_H
 #define _TPSTAT_DATA_H
@@ -31,12 +31,15 @@ struct tpstat_set;
 /**
  * struct tpstat_data_ops - how the core handles one kind of primitive
  * @kind: where the memory file counts it
- * @alloc: allocate generation @gen, empty; 0 or -ENOMEM
- * @free: free generation @gen (it may be only partly allocated)
- * @clear: empty generation @gen, which no probe can be using
+ * @alloc: allocate generation @gen; 0 or -ENOMEM
+ * @free: free generation @gen (it may be only partly allocated, or not
+ *        at all)
+ * @clear: empty generation @gen, which no probe can be using yet
  * @publish: make generation @gen the one probes update
  * @bytes: bytes one generation holds
- * @shared_bytes: optional; bytes held once for both generations
+ * @shared_bytes: optional; bytes held once, whatever the generation
+ * @teardown: optional; frees what outlives generations, after the last
+ *            generation is freed
  * @check: optional; validates the author's configuration before any
  *         allocation, returning 0 or -EINVAL with one pr_err line
  */
@@ -48,6 +51,7 @@ struct tpstat_data_ops {
 	void (*publish)(struct tpstat_data *d, unsigned int gen);
 	size_t (*bytes)(const struct tpstat_data *d);
 	size_t (*shared_bytes)(const struct tpstat_data *d);
+	void (*teardown)(struct tpstat_data *d);
 	int (*check)(const struct tpstat_data *d, const char *set);
 };
 
@@ -56,7 +60,7 @@ struct tpstat_data_ops {
  * @ops: the primitive's kind, filled in by its TPSTAT_...() initializer
  * @node: private: in its set's list of data
  * @set: private: the set it belongs to
- * @ready: private: both generations are allocated
+ * @ready: private: the live generation is allocated
  */
 struct tpstat_data {
 	const struct tpstat_data_ops *ops;
@@ -66,7 +70,7 @@ struct tpstat_data {
 	bool ready;
 };
 
-/* The two generations a primitive keeps. */
+/* The live generation and, during a reset, the one replacing it. */
 #define TPSTAT_GENERATIONS	2
 
 /*

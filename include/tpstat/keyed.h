@@ -35,7 +35,7 @@ struct tpstat_keyed_gen;
  * @capacity: keys it may hold; events of further keys go to "other"
  * @unit: the histograms' unit ("nsecs")
  * @nr_counters: counters per key, up to %TPSTAT_KEYED_MAX_COUNTERS
- * @gen: private: both generations
+ * @gen: private: the live generation, and during a reset the next
  * @mask: private: hash slots - 1
  * @bits: private: log2 of hash slots
  * @data: private: what the core handles

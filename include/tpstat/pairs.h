@@ -49,7 +49,7 @@ struct tpstat_pairs_slot;
  *           to make room, as one whose end will never come (a task that
  *           exits while queued); 0 keeps starts until taken
  * @stats: private: its counts, one counter per enum tpstat_pairs_stat
- * @slots: private: the map, shared by both generations
+ * @slots: private: the map, which outlives every generation
  * @mask: private: slots - 1
  * @bits: private: log2 of slots
  * @used: private: starts held

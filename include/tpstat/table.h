@@ -42,7 +42,7 @@ struct tpstat_table_slot {
  * @capacity: keys each CPU may hold; events of further keys go to "other"
  * @key_bytes: 0 for u64 keys, else the bytes of a wide key (at most
  *             %TPSTAT_KEY_BYTES), compared whole
- * @gen: private: both generations
+ * @gen: private: the live generation, and during a reset the next
  * @mask: private: slots per CPU - 1 (twice @capacity, rounded up)
  * @bits: private: log2 of slots per CPU
  * @key_words: private: words of a key

@@ -23,7 +23,7 @@ struct tpstat_worst_cpu {
  * struct tpstat_worst - @nr worst cases, one record of each per CPU
  * @pcpu: the live generation: this CPU's @nr records
  * @nr: how many (one, or one per vector, ...); 0 means 1
- * @gen: private: both generations
+ * @gen: private: the live generation, and during a reset the next
  * @data: private: what the core handles
  *
  * Declare it with TPSTAT_WORST() or TPSTAT_WORSTS(n) and list it in the

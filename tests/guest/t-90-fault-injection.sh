@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-# Fault injection on load (debug kernel only): the Nth allocation of the
-# loading task fails, for N = 1, 2, ... until a load runs without reaching
-# its Nth allocation. Each failed load must return an errno and leave nothing
-# behind: kmemleak and the log check after the suite say whether it did.
+# Fault injection on load and reset (debug kernel only): the Nth allocation
+# of the loading task fails, for N = 1, 2, ... until a load runs without
+# reaching its Nth allocation. Each failed load must return an errno and
+# leave nothing behind: kmemleak and the log check after the suite say
+# whether it did. A reset that fails must change nothing.
 
 if [ ! -d /sys/kernel/debug/failslab ]; then
 	echo "# $T: skipped: this kernel has no fault injection"
@@ -44,5 +45,25 @@ else
 		*) inject "$m" ;;
 		esac
 	done
+	unload_all
+
+	# A reset that cannot allocate its new generation fails and keeps
+	# every count: its Nth allocation fails, for N = 1, 2, ... until one
+	# succeeds.
+	load tpstat
+	load tpstat_test_tp
+	load tpstat_test_probe
+	fire 100
+	n=1 kept=yes
+	while [ $n -le 500 ]; do
+		result=$(printf 1 | /payload/bin/write-once --fail-nth $n $TP/test/reset)
+		[ "$result" = ENOMEM ] || break
+		[ "$(stat_of test hist.count)" = 100 ] || kept="no: after failure $n"
+		n=$((n + 1))
+	done
+	is "reset: succeeds once its allocations do" "$result" accepted
+	is "reset: each failed one kept every count" "$kept" yes
+	check "reset: $((n - 1)) allocations failed in turn" [ $n -gt 2 ]
+	is "reset: the one that succeeded zeroed" "$(stat_of test hist.count)" 0
 	unload_all
 fi
