@@ -5,6 +5,7 @@
  */
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
@@ -24,23 +25,77 @@ static u64 tpstat_bucket_high(unsigned int i)
 	return i == TPSTAT_HIST_BUCKETS - 1 ? U64_MAX : (1ULL << i) - 1;
 }
 
-/* An empty histogram's min is above any value. */
-static void tpstat_hist_init_cpu(void *elem)
+/*
+ * Rare: the first values after a reset, a new extreme, or a value too large
+ * for the per-CPU buckets, which is recorded whole in the shared ones. The
+ * per-CPU max stays below TPSTAT_HIST_CPU_LIMIT, so every large value comes
+ * here. A nested update on this CPU makes a cmpxchg retry.
+ */
+void __tpstat_hist_add_slow(struct tpstat_hist *h, unsigned int i,
+			    struct tpstat_hist_cpu __percpu *pcpu, u64 value)
 {
-	struct tpstat_hist_cpu *hc = elem;
+	u64 old;
 
-	hc->min = U64_MAX;
+	if (value >= TPSTAT_HIST_CPU_LIMIT) {
+		tpstat_atomic_hist_add(READ_ONCE(h->large) + i, value);
+		return;
+	}
+	old = this_cpu_read(pcpu->min);
+	while (value < old) {
+		u64 seen = this_cpu_cmpxchg(pcpu->min, old, value);
+
+		if (seen == old)
+			break;
+		old = seen;
+	}
+	old = this_cpu_read(pcpu->max);
+	while (value > old) {
+		u64 seen = this_cpu_cmpxchg(pcpu->max, old, value);
+
+		if (seen == old)
+			break;
+		old = seen;
+	}
+	__tpstat_hist_cpu_record(pcpu, value);
+}
+EXPORT_SYMBOL_GPL(__tpstat_hist_add_slow);
+
+void tpstat_atomic_hist_clear(struct tpstat_atomic_hist *a)
+{
+	memset(a, 0, sizeof(*a));
+	atomic64_set(&a->min, U64_MAX);
 }
 
-TPSTAT_PERCPU_OPS(tpstat_hist, struct tpstat_hist_cpu, TPSTAT_MEM_HISTOGRAMS,
-		  tpstat_hist_init_cpu);
+void tpstat_atomic_hist_merge(const struct tpstat_atomic_hist *a,
+			      struct tpstat_hist_summary *s)
+{
+	unsigned int b;
+
+	for (b = 0; b < TPSTAT_HIST_BUCKETS; b++) {
+		u64 n = atomic64_read(&a->buckets[b]);
+
+		s->buckets[b] += n;
+		s->count += n;
+	}
+	/* Pairs with the smp_wmb() in tpstat_atomic_hist_add(). */
+	smp_rmb();
+	s->sum += atomic64_read(&a->sum);
+	s->min = min_t(u64, s->min, atomic64_read(&a->min));
+	s->max = max_t(u64, s->max, atomic64_read(&a->max));
+}
+
+void tpstat_hist_summary_init(struct tpstat_hist_summary *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->min = U64_MAX;
+}
 
 /*
  * Keeps min and max within the buckets that hold events: a probe still
  * between its updates on another CPU, or a nested one, must never make a
  * reader print a min above the lowest bucket or a max below the highest.
  */
-void __tpstat_hist_settle(struct tpstat_hist_summary *s)
+void tpstat_hist_settle(struct tpstat_hist_summary *s)
 {
 	unsigned int i, first = TPSTAT_HIST_BUCKETS, last = 0;
 
@@ -60,6 +115,84 @@ void __tpstat_hist_settle(struct tpstat_hist_summary *s)
 	s->max = clamp(s->max, tpstat_bucket_low(last), tpstat_bucket_high(last));
 }
 
+/* Storage: @nr per-CPU parts and @nr shared ones in each generation. */
+static struct tpstat_hist *to_hist(const struct tpstat_data *d)
+{
+	return container_of(d, struct tpstat_hist, data);
+}
+
+static unsigned int tpstat_hist_nr(const struct tpstat_data *d)
+{
+	return to_hist(d)->nr ?: 1;
+}
+
+static int tpstat_hist_alloc(struct tpstat_data *d, unsigned int gen)
+{
+	struct tpstat_hist *h = to_hist(d);
+	unsigned int nr = tpstat_hist_nr(d);
+
+	h->gen[gen] = tpstat_percpu_alloc(nr, sizeof(struct tpstat_hist_cpu),
+					  __alignof__(struct tpstat_hist_cpu));
+	h->gen_large[gen] = kvmalloc_array(nr, sizeof(struct tpstat_atomic_hist),
+					   GFP_KERNEL);
+	return h->gen[gen] && h->gen_large[gen] ? 0 : -ENOMEM;
+}
+
+static void tpstat_hist_free(struct tpstat_data *d, unsigned int gen)
+{
+	struct tpstat_hist *h = to_hist(d);
+
+	free_percpu(h->gen[gen]);
+	h->gen[gen] = NULL;
+	kvfree(h->gen_large[gen]);
+	h->gen_large[gen] = NULL;
+}
+
+/* An empty histogram's min is above any value. */
+static void tpstat_hist_init_cpu(void *elem)
+{
+	struct tpstat_hist_cpu *hc = elem;
+
+	hc->min = U64_MAX;
+}
+
+static void tpstat_hist_clear(struct tpstat_data *d, unsigned int gen)
+{
+	struct tpstat_hist *h = to_hist(d);
+	unsigned int i, nr = tpstat_hist_nr(d);
+
+	tpstat_percpu_clear(h->gen[gen], nr, sizeof(struct tpstat_hist_cpu),
+			    tpstat_hist_init_cpu);
+	for (i = 0; i < nr; i++)
+		tpstat_atomic_hist_clear(&h->gen_large[gen][i]);
+}
+
+static void tpstat_hist_publish(struct tpstat_data *d, unsigned int gen)
+{
+	struct tpstat_hist *h = to_hist(d);
+
+	tpstat_data_publish(h->large, h->gen_large[gen]);
+	tpstat_data_publish(h->pcpu, h->gen[gen]);
+}
+
+static size_t tpstat_hist_bytes(const struct tpstat_data *d)
+{
+	unsigned int nr = tpstat_hist_nr(d);
+
+	return tpstat_percpu_bytes(nr, sizeof(struct tpstat_hist_cpu)) +
+	       nr * sizeof(struct tpstat_atomic_hist);
+}
+
+const struct tpstat_data_ops tpstat_hist_ops = {
+	.kind = TPSTAT_MEM_HISTOGRAMS,
+	.alloc = tpstat_hist_alloc,
+	.free = tpstat_hist_free,
+	.clear = tpstat_hist_clear,
+	.publish = tpstat_hist_publish,
+	.bytes = tpstat_hist_bytes,
+};
+EXPORT_SYMBOL_GPL(tpstat_hist_ops);
+
 void tpstat_hist_fold_at(const struct tpstat_hist *h, unsigned int i,
 			 struct tpstat_hist_summary *s)
 {
@@ -67,40 +200,26 @@ void tpstat_hist_fold_at(const struct tpstat_hist *h, unsigned int i,
 	unsigned int b;
 	int cpu;
 
-	memset(s, 0, sizeof(*s));
-	s->min = U64_MAX;
+	tpstat_hist_summary_init(s);
 	for_each_possible_cpu(cpu) {
 		const struct tpstat_hist_cpu *hc = per_cpu_ptr(pcpu, cpu);
 
-		for (b = 0; b < TPSTAT_HIST_BUCKETS; b++) {
+		for (b = 0; b < TPSTAT_HIST_CPU_BUCKETS; b++) {
 			u64 n = READ_ONCE(hc->buckets[b]);
 
 			s->buckets[b] += n;
 			s->count += n;
 		}
-		/* Pairs with the smp_wmb() in __tpstat_hist_cpu_add(). */
+		/* Pairs with the smp_wmb() in __tpstat_hist_cpu_record(). */
 		smp_rmb();
 		s->sum += READ_ONCE(hc->sum);
 		s->min = min(s->min, READ_ONCE(hc->min));
 		s->max = max(s->max, READ_ONCE(hc->max));
 	}
-	__tpstat_hist_settle(s);
+	tpstat_atomic_hist_merge(READ_ONCE(h->large) + i, s);
+	tpstat_hist_settle(s);
 }
 EXPORT_SYMBOL_GPL(tpstat_hist_fold_at);
-
-u64 tpstat_hist_cpu_count_at(const struct tpstat_hist *h, int cpu,
-			     unsigned int i)
-{
-	const struct tpstat_hist_cpu *hc = per_cpu_ptr(READ_ONCE(h->pcpu) + i,
-						       cpu);
-	unsigned int b;
-	u64 count = 0;
-
-	for (b = 0; b < TPSTAT_HIST_BUCKETS; b++)
-		count += READ_ONCE(hc->buckets[b]);
-	return count;
-}
-EXPORT_SYMBOL_GPL(tpstat_hist_cpu_count_at);
 
 u64 tpstat_hist_percentile(const struct tpstat_hist_summary *s, unsigned int pct)
 {

@@ -32,20 +32,13 @@ struct tpstat_keyed_entry {
 	char label[TPSTAT_KEYED_LABEL_MAX];
 };
 
-struct tpstat_keyed_hist {
-	atomic64_t buckets[TPSTAT_HIST_BUCKETS];
-	atomic64_t sum;
-	atomic64_t min;
-	atomic64_t max;
-};
-
 /* One generation, in one allocation; every array has capacity + 1 ids. */
 struct tpstat_keyed_gen {
 	atomic_t used;			/* ids handed out */
 	unsigned int nr_counters;
 	u32 *index;			/* 0 free, id + 1, or busy */
 	struct tpstat_keyed_entry *entries;
-	struct tpstat_keyed_hist *hists;
+	struct tpstat_atomic_hist *hists;
 	atomic64_t *counters;		/* nr_counters per id */
 	local64_t *cpu_counts;		/* per CPU, one per id */
 };
@@ -71,7 +64,7 @@ static void tpstat_keyed_layout(const struct tpstat_keyed *k,
 	size_t ids = tpstat_keyed_ids(k);
 
 	l->hists = ALIGN(sizeof(struct tpstat_keyed_gen), SMP_CACHE_BYTES);
-	l->counters = l->hists + ids * sizeof(struct tpstat_keyed_hist);
+	l->counters = l->hists + ids * sizeof(struct tpstat_atomic_hist);
 	l->cpu_counts = l->counters + ids * k->nr_counters * sizeof(atomic64_t);
 	l->entries = l->cpu_counts + ids * nr_cpu_ids * sizeof(local64_t);
 	l->index = l->entries + ids * sizeof(struct tpstat_keyed_entry);
@@ -147,7 +140,7 @@ static void tpstat_keyed_clear(struct tpstat_data *d, unsigned int gen)
 	atomic_set(&g->used, 0);
 	g->nr_counters = k->nr_counters;
 	for (id = 0; id < tpstat_keyed_ids(k); id++) {
-		atomic64_set(&g->hists[id].min, U64_MAX);
+		tpstat_atomic_hist_clear(&g->hists[id]);
 		if (!(id & 0xff))
 			cond_resched();
 	}
@@ -251,22 +244,6 @@ static unsigned int tpstat_keyed_claim(const struct tpstat_keyed *k,
 	return k->capacity;
 }
 
-static __always_inline void
-tpstat_keyed_hist_add(struct tpstat_keyed_hist *h, u64 value)
-{
-	s64 old = atomic64_read(&h->min);
-
-	while ((u64)old > value && !atomic64_try_cmpxchg(&h->min, &old, value))
-		;
-	old = atomic64_read(&h->max);
-	while ((u64)old < value && !atomic64_try_cmpxchg(&h->max, &old, value))
-		;
-	atomic64_add(value, &h->sum);
-	/* As __tpstat_hist_cpu_add(): a reader seeing the bucket sees the rest. */
-	smp_wmb();
-	atomic64_inc(&h->buckets[fls64(value)]);
-}
-
 /*
  * Finds @key in the live generation, preemption off. True if it is new
  * and may be registered: the caller then makes its label and calls
@@ -296,7 +273,7 @@ static void tpstat_keyed_register(struct tpstat_keyed *k,
 static __always_inline void
 tpstat_keyed_record(struct tpstat_keyed *k, struct tpstat_key_ref ref, u64 value)
 {
-	tpstat_keyed_hist_add(&ref.gen->hists[ref.id], value);
+	tpstat_atomic_hist_add(&ref.gen->hists[ref.id], value);
 	local64_inc(&ref.gen->cpu_counts[smp_processor_id() *
 					 tpstat_keyed_ids(k) + ref.id]);
 }
@@ -383,24 +360,15 @@ static void tpstat_keyed_fold(const struct tpstat_keyed *k,
 			      struct tpstat_keyed_gen *g, unsigned int id,
 			      struct tpstat_keyed_row *row)
 {
-	struct tpstat_keyed_hist *h = &g->hists[id];
-	struct tpstat_hist_summary *s = &row->hist;
 	unsigned int b;
 
 	memset(row, 0, sizeof(*row));
 	row->id = id;
 	row->key = g->entries[id].key;
 	row->label = g->entries[id].label;
-	for (b = 0; b < TPSTAT_HIST_BUCKETS; b++) {
-		s->buckets[b] = atomic64_read(&h->buckets[b]);
-		s->count += s->buckets[b];
-	}
-	/* Pairs with the smp_wmb() in tpstat_keyed_hist_add(). */
-	smp_rmb();
-	s->sum = atomic64_read(&h->sum);
-	s->min = atomic64_read(&h->min);
-	s->max = atomic64_read(&h->max);
-	__tpstat_hist_settle(s);
+	tpstat_hist_summary_init(&row->hist);
+	tpstat_atomic_hist_merge(&g->hists[id], &row->hist);
+	tpstat_hist_settle(&row->hist);
 	for (b = 0; b < g->nr_counters; b++)
 		row->counters[b] = atomic64_read(&g->counters[id * g->nr_counters + b]);
 }

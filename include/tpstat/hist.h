@@ -14,19 +14,34 @@
 /* Bucket 0 holds the value 0, bucket i > 0 holds [2^(i-1), 2^i - 1]. */
 #define TPSTAT_HIST_BUCKETS	65
 
+/*
+ * Values below 2^32 (4.3 s in nanoseconds, 4 GiB in bytes) are recorded
+ * per CPU, in buckets 0 to 32; larger ones, rare in what probes measure,
+ * in atomics shared by all CPUs. That halves the per-CPU memory of a
+ * histogram and costs the common case nothing: a large value always
+ * exceeds the per-CPU maximum, whose check every value passes anyway.
+ */
+#define TPSTAT_HIST_CPU_BUCKETS	33
+#define TPSTAT_HIST_CPU_LIMIT	(1ULL << (TPSTAT_HIST_CPU_BUCKETS - 1))
+
 struct tpstat_hist_cpu {
-	u64 buckets[TPSTAT_HIST_BUCKETS];
+	u64 buckets[TPSTAT_HIST_CPU_BUCKETS];
 	u64 sum;
 	u64 min;
-	u64 max;
+	u64 max;	/* always below TPSTAT_HIST_CPU_LIMIT */
 };
+
+struct tpstat_atomic_hist;
 
 /**
  * struct tpstat_hist - @nr log2 histograms, one copy of each per CPU
- * @pcpu: the live generation: this CPU's @nr histograms
+ * @pcpu: the live generation: this CPU's @nr histograms, of values below
+ *        %TPSTAT_HIST_CPU_LIMIT
+ * @large: the live generation: the @nr histograms' larger values
  * @unit: what the values count, printed as the column title ("nsecs")
  * @nr: how many histograms (one, or one per vector, ...); 0 means 1
- * @gen: private: both generations
+ * @gen: private: the live generation, and during a reset the next
+ * @gen_large: private: the same, of @large
  * @data: private: what the core handles
  *
  * Declare it with TPSTAT_HIST(unit) or TPSTAT_HISTS(unit, n) and list it
@@ -34,10 +49,12 @@ struct tpstat_hist_cpu {
  */
 struct tpstat_hist {
 	struct tpstat_hist_cpu __percpu *pcpu;
+	struct tpstat_atomic_hist *large;
 	const char *unit;
 	unsigned int nr;
 	/* private: */
 	struct tpstat_hist_cpu __percpu *gen[TPSTAT_GENERATIONS];
+	struct tpstat_atomic_hist *gen_large[TPSTAT_GENERATIONS];
 	struct tpstat_data data;
 };
 
@@ -75,22 +92,6 @@ static inline void tpstat_hist_fold(const struct tpstat_hist *h,
 				    struct tpstat_hist_summary *s)
 {
 	tpstat_hist_fold_at(h, 0, s);
-}
-
-/**
- * tpstat_hist_cpu_count_at() - events one CPU recorded in histogram @i
- * @h: the histograms
- * @cpu: the CPU
- * @i: which, below @h->nr
- *
- * Return: the sum of @cpu's buckets.
- */
-u64 tpstat_hist_cpu_count_at(const struct tpstat_hist *h, int cpu,
-			     unsigned int i);
-
-static inline u64 tpstat_hist_cpu_count(const struct tpstat_hist *h, int cpu)
-{
-	return tpstat_hist_cpu_count_at(h, cpu, 0);
 }
 
 /**
@@ -164,46 +165,33 @@ struct tpstat_set;
 /* A file's show that prints the struct tpstat_hist its @priv points to. */
 int tpstat_hist_show(struct seq_file *m, struct tpstat_set *set);
 
-/* Lower @slot to @value; a nested update on this CPU makes the cmpxchg retry. */
-static inline void __tpstat_hist_lower(u64 __percpu *slot, u64 value)
-{
-	u64 old = this_cpu_read(*slot);
-
-	while (unlikely(value < old)) {
-		u64 seen = this_cpu_cmpxchg(*slot, old, value);
-
-		if (seen == old)
-			break;
-		old = seen;
-	}
-}
-
-static inline void __tpstat_hist_raise(u64 __percpu *slot, u64 value)
-{
-	u64 old = this_cpu_read(*slot);
-
-	while (unlikely(value > old)) {
-		u64 seen = this_cpu_cmpxchg(*slot, old, value);
-
-		if (seen == old)
-			break;
-		old = seen;
-	}
-}
-
 /*
  * Min, max and sum are written before the bucket, and a reader folds the
  * buckets first: whoever sees an event's bucket sees its min and max.
  */
-static inline void
-__tpstat_hist_cpu_add(struct tpstat_hist_cpu __percpu *pcpu, u64 value)
+static __always_inline void
+__tpstat_hist_cpu_record(struct tpstat_hist_cpu __percpu *pcpu, u64 value)
 {
-	__tpstat_hist_lower(&pcpu->min, value);
-	__tpstat_hist_raise(&pcpu->max, value);
 	this_cpu_add(pcpu->sum, value);
 	/* Pairs with the smp_rmb() of tpstat_hist_fold_at(). */
 	smp_wmb();
 	this_cpu_inc(pcpu->buckets[(unsigned int)fls64(value)]);
+}
+
+/* A value that moves this CPU's min or max, or is too large for it. */
+void __tpstat_hist_add_slow(struct tpstat_hist *h, unsigned int i,
+			    struct tpstat_hist_cpu __percpu *pcpu, u64 value);
+
+static __always_inline void
+__tpstat_hist_add(struct tpstat_hist *h, unsigned int i, u64 value)
+{
+	struct tpstat_hist_cpu __percpu *pcpu = READ_ONCE(h->pcpu) + i;
+
+	if (unlikely(value > this_cpu_read(pcpu->max) ||
+		     value < this_cpu_read(pcpu->min)))
+		__tpstat_hist_add_slow(h, i, pcpu, value);
+	else
+		__tpstat_hist_cpu_record(pcpu, value);
 }
 
 /**
@@ -215,7 +203,7 @@ __tpstat_hist_cpu_add(struct tpstat_hist_cpu __percpu *pcpu, u64 value)
 static inline void tpstat_hist_add_at(struct tpstat_hist *h, unsigned int i,
 				      u64 value)
 {
-	__tpstat_hist_cpu_add(READ_ONCE(h->pcpu) + i, value);
+	__tpstat_hist_add(h, i, value);
 }
 
 /**
@@ -225,7 +213,7 @@ static inline void tpstat_hist_add_at(struct tpstat_hist *h, unsigned int i,
  */
 static inline void tpstat_hist_add(struct tpstat_hist *h, u64 value)
 {
-	__tpstat_hist_cpu_add(READ_ONCE(h->pcpu), value);
+	__tpstat_hist_add(h, 0, value);
 }
 
 #endif /* _TPSTAT_HIST_H */

@@ -3,17 +3,18 @@
  * tpstat_test_tp.ko: defines the tpstat_test_fire and tpstat_test_pair
  * events and fires them on request, so tests check counts exactly.
  *
- *   echo N > /sys/kernel/debug/tpstat_test/fire
+ *   echo 'N [FIRST [irq]]' > /sys/kernel/debug/tpstat_test/fire
  *
- * fires tpstat_test_fire N times with the values 0 to N-1, on the writer's
- * CPU.
+ * fires tpstat_test_fire N times with the values FIRST (0 if not given) to
+ * FIRST+N-1, on the writer's CPU; with "irq", in hard IRQ context, from an
+ * irq_work on that CPU.
  *
  *   echo 'start FIRST N' > /sys/kernel/debug/tpstat_test/pair
  *   echo 'end FIRST N' > /sys/kernel/debug/tpstat_test/pair
  *
  * fire tpstat_test_pair for the keys FIRST to FIRST+N-1, as starts or
  * ends, on the writer's CPU; "hstart" and "hend" do the same in hard IRQ
- * context, from an irq_work on that CPU.
+ * context.
  */
 #include <linux/completion.h>
 #include <linux/debugfs.h>
@@ -28,26 +29,92 @@
 #include "tpstat_test_trace.h"
 
 #define TPSTAT_TEST_FIRE_MAX	100000000ULL
-#define TPSTAT_TEST_PAIR_MAX	1000000ULL
+#define TPSTAT_TEST_IRQ_MAX	1000000ULL
 
 static struct dentry *tpstat_test_dir;
+
+/* One request at a time: the irq_work reads it. */
+static DEFINE_MUTEX(request_lock);
+static DECLARE_COMPLETION(request_done);
+static u64 request_first, request_n;
+static int request_end;
+static void (*request_fire)(void);
+
+/* Runs in hard IRQ context, from the CPU's irq_work interrupt. */
+static void tpstat_test_irq(struct irq_work *work)
+{
+	request_fire();
+	complete(&request_done);
+}
+
+static DEFINE_IRQ_WORK(request_work, tpstat_test_irq);
+
+/* Runs @fire in hard IRQ context on this CPU and waits for it. */
+static void tpstat_test_fire_in_irq(void (*fire)(void))
+{
+	request_fire = fire;
+	reinit_completion(&request_done);
+	/* Pinned, so the irq_work runs on the writer's CPU. */
+	preempt_disable();
+	irq_work_queue(&request_work);
+	preempt_enable();
+	wait_for_completion(&request_done);
+}
+
+static void tpstat_test_fire_values(void)
+{
+	u64 i;
+
+	for (i = 0; i < request_n; i++) {
+		trace_tpstat_test_fire(request_first + i);
+		if (!(i & 0xffff) && !in_hardirq())
+			cond_resched();
+	}
+}
+
+static void tpstat_test_pair_fire(void)
+{
+	u64 i;
+
+	for (i = 0; i < request_n; i++)
+		trace_tpstat_test_pair(request_first + i, request_end);
+}
+
+/* Copies a short request from user space, NUL-terminated. */
+static int tpstat_test_read_request(char *buf, size_t size,
+				    const char __user *ubuf, size_t count)
+{
+	if (count >= size)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	return 0;
+}
 
 static ssize_t tpstat_test_fire_write(struct file *file, const char __user *ubuf,
 				      size_t count, loff_t *ppos)
 {
-	u64 n, i;
+	u64 n, first = 0;
+	char buf[64], ctx[8] = "";
 	int err;
 
-	err = kstrtou64_from_user(ubuf, count, 10, &n);
+	err = tpstat_test_read_request(buf, sizeof(buf), ubuf, count);
 	if (err)
 		return err;
-	if (n > TPSTAT_TEST_FIRE_MAX)
+	if (sscanf(buf, "%llu %llu %7s", &n, &first, ctx) < 1 ||
+	    n > TPSTAT_TEST_FIRE_MAX || (ctx[0] && strcmp(ctx, "irq")) ||
+	    (ctx[0] && n > TPSTAT_TEST_IRQ_MAX))
 		return -EINVAL;
-	for (i = 0; i < n; i++) {
-		trace_tpstat_test_fire(i);
-		if (!(i & 0xffff))
-			cond_resched();
-	}
+
+	mutex_lock(&request_lock);
+	request_first = first;
+	request_n = n;
+	if (ctx[0])
+		tpstat_test_fire_in_irq(tpstat_test_fire_values);
+	else
+		tpstat_test_fire_values();
+	mutex_unlock(&request_lock);
 	return count;
 }
 
@@ -56,62 +123,33 @@ static const struct file_operations tpstat_test_fire_fops = {
 	.write = tpstat_test_fire_write,
 };
 
-/* One request at a time: the irq_work reads it. */
-static DEFINE_MUTEX(pair_lock);
-static DECLARE_COMPLETION(pair_done);
-static u64 pair_first, pair_n;
-static int pair_end;
-
-static void tpstat_test_pair_fire(void)
-{
-	u64 i;
-
-	for (i = 0; i < pair_n; i++)
-		trace_tpstat_test_pair(pair_first + i, pair_end);
-}
-
-/* Runs in hard IRQ context, from the CPU's irq_work interrupt. */
-static void tpstat_test_pair_irq(struct irq_work *work)
-{
-	tpstat_test_pair_fire();
-	complete(&pair_done);
-}
-
-static DEFINE_IRQ_WORK(pair_work, tpstat_test_pair_irq);
-
 static ssize_t tpstat_test_pair_write(struct file *file, const char __user *ubuf,
 				      size_t count, loff_t *ppos)
 {
 	char buf[64], op[8];
 	u64 first, n;
+	int err;
 
-	if (count >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	buf[count] = '\0';
+	err = tpstat_test_read_request(buf, sizeof(buf), ubuf, count);
+	if (err)
+		return err;
 	if (sscanf(buf, "%7s %llu %llu", op, &first, &n) != 3 ||
-	    n > TPSTAT_TEST_PAIR_MAX)
+	    n > TPSTAT_TEST_IRQ_MAX)
 		return -EINVAL;
 
-	mutex_lock(&pair_lock);
-	pair_first = first;
-	pair_n = n;
+	mutex_lock(&request_lock);
+	request_first = first;
+	request_n = n;
 	if (!strcmp(op, "start") || !strcmp(op, "end")) {
-		pair_end = op[0] == 'e';
+		request_end = op[0] == 'e';
 		tpstat_test_pair_fire();
 	} else if (!strcmp(op, "hstart") || !strcmp(op, "hend")) {
-		pair_end = op[1] == 'e';
-		reinit_completion(&pair_done);
-		/* Pinned, so the irq_work runs on the writer's CPU. */
-		preempt_disable();
-		irq_work_queue(&pair_work);
-		preempt_enable();
-		wait_for_completion(&pair_done);
+		request_end = op[1] == 'e';
+		tpstat_test_fire_in_irq(tpstat_test_pair_fire);
 	} else {
 		count = -EINVAL;
 	}
-	mutex_unlock(&pair_lock);
+	mutex_unlock(&request_lock);
 	return count;
 }
 
@@ -133,7 +171,7 @@ static int __init tpstat_test_tp_init(void)
 static void __exit tpstat_test_tp_exit(void)
 {
 	debugfs_remove(tpstat_test_dir);
-	irq_work_sync(&pair_work);
+	irq_work_sync(&request_work);
 }
 
 module_init(tpstat_test_tp_init);
