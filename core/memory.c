@@ -14,6 +14,7 @@ static const char *const tpstat_memory_names[TPSTAT_MEM_KINDS] = {
 	[TPSTAT_MEM_COUNTERS] = "counters",
 	[TPSTAT_MEM_HISTOGRAMS] = "histograms",
 	[TPSTAT_MEM_TABLES] = "tables",
+	[TPSTAT_MEM_SCRATCH] = "scratch",
 };
 
 void tpstat_memory_account(enum tpstat_mem_kind kind, s64 bytes)

@@ -58,17 +58,11 @@ static int tpstat_pairs_check(const struct tpstat_data *d, const char *set)
 	return -EINVAL;
 }
 
-/*
- * The counts are a counter array in generations, whose ops do the work; the
- * map itself is allocated with the first generation and outlives them all.
- */
-static int tpstat_pairs_alloc(struct tpstat_data *d, unsigned int gen)
+/* The map outlives generations; the counts are a counter array in them. */
+static int tpstat_pairs_setup(struct tpstat_data *d)
 {
 	struct tpstat_pairs *p = to_pairs(d);
-	int err = tpstat_counter_ops.alloc(&p->stats.data, gen);
 
-	if (err || p->slots)
-		return err;
 	p->mask = roundup_pow_of_two(2 * p->capacity) - 1;
 	p->bits = ilog2(p->mask + 1);
 	atomic_set(&p->used, 0);
@@ -77,17 +71,22 @@ static int tpstat_pairs_alloc(struct tpstat_data *d, unsigned int gen)
 	return p->slots ? 0 : -ENOMEM;
 }
 
-static void tpstat_pairs_free(struct tpstat_data *d, unsigned int gen)
-{
-	tpstat_counter_ops.free(&to_pairs(d)->stats.data, gen);
-}
-
 static void tpstat_pairs_teardown(struct tpstat_data *d)
 {
 	struct tpstat_pairs *p = to_pairs(d);
 
 	kvfree(p->slots);
 	p->slots = NULL;
+}
+
+static int tpstat_pairs_alloc(struct tpstat_data *d, unsigned int gen)
+{
+	return tpstat_counter_ops.alloc(&to_pairs(d)->stats.data, gen);
+}
+
+static void tpstat_pairs_free(struct tpstat_data *d, unsigned int gen)
+{
+	tpstat_counter_ops.free(&to_pairs(d)->stats.data, gen);
 }
 
 /* Only the counts: starts outlive a reset, so that ends after it pair. */
@@ -117,14 +116,15 @@ static size_t tpstat_pairs_shared_bytes(const struct tpstat_data *d)
 
 const struct tpstat_data_ops tpstat_pairs_ops = {
 	.kind = TPSTAT_MEM_TABLES,
+	.check = tpstat_pairs_check,
+	.setup = tpstat_pairs_setup,
+	.teardown = tpstat_pairs_teardown,
+	.shared_bytes = tpstat_pairs_shared_bytes,
 	.alloc = tpstat_pairs_alloc,
 	.free = tpstat_pairs_free,
 	.clear = tpstat_pairs_clear,
 	.publish = tpstat_pairs_publish,
 	.bytes = tpstat_pairs_bytes,
-	.shared_bytes = tpstat_pairs_shared_bytes,
-	.teardown = tpstat_pairs_teardown,
-	.check = tpstat_pairs_check,
 };
 EXPORT_SYMBOL_GPL(tpstat_pairs_ops);
 

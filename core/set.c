@@ -36,15 +36,23 @@ EXPORT_SYMBOL_GPL(tpstat_name_valid);
 
 static size_t tpstat_data_bytes(const struct tpstat_data *d)
 {
-	return d->ops->bytes(d) +
-	       (d->ops->shared_bytes ? d->ops->shared_bytes(d) : 0);
+	const struct tpstat_data_ops *ops = d->ops;
+
+	return (ops->bytes ? ops->bytes(d) : 0) +
+	       (ops->shared_bytes ? ops->shared_bytes(d) : 0);
 }
 
-/* Allocates generation @gen of @d, empty; frees what it got on failure. */
+/*
+ * Generations: each helper does nothing for a kind that has none.
+ * Allocates generation @gen of @d, empty; frees what it got on failure.
+ */
 static int tpstat_data_gen_alloc(struct tpstat_data *d, unsigned int gen)
 {
-	int err = d->ops->alloc(d, gen);
+	int err;
 
+	if (!d->ops->alloc)
+		return 0;
+	err = d->ops->alloc(d, gen);
 	if (err) {
 		d->ops->free(d, gen);
 		return err;
@@ -53,9 +61,32 @@ static int tpstat_data_gen_alloc(struct tpstat_data *d, unsigned int gen)
 	return 0;
 }
 
+static void tpstat_data_gen_free(struct tpstat_data *d, unsigned int gen)
+{
+	if (d->ops->free)
+		d->ops->free(d, gen);
+}
+
+static void tpstat_data_gen_publish(struct tpstat_data *d, unsigned int gen)
+{
+	if (d->ops->publish)
+		d->ops->publish(d, gen);
+}
+
+/* Frees everything @d holds; it may be partly allocated. */
+static void tpstat_data_free(struct tpstat_data *d)
+{
+	unsigned int gen;
+
+	for (gen = 0; gen < TPSTAT_GENERATIONS; gen++)
+		tpstat_data_gen_free(d, gen);
+	if (d->ops->teardown)
+		d->ops->teardown(d);
+}
+
 /*
- * Allocates the live generation of @d, empty, publishes it and adds @d to
- * the set's data; the set's lock is held or the set is not yet seen.
+ * Allocates @d with its live generation, empty, publishes it and adds @d
+ * to the set's data; the set's lock is held or the set is not yet seen.
  */
 static int tpstat_data_init(struct tpstat_set *set, struct tpstat_data *d)
 {
@@ -67,15 +98,16 @@ static int tpstat_data_init(struct tpstat_set *set, struct tpstat_data *d)
 		if (err)
 			return err;
 	}
-	err = tpstat_data_gen_alloc(d, set->live_gen);
+	d->set = set;
+	err = ops->setup ? ops->setup(d) : 0;
+	if (!err)
+		err = tpstat_data_gen_alloc(d, set->live_gen);
 	if (err) {
-		if (ops->teardown)
-			ops->teardown(d);
+		tpstat_data_free(d);
 		return err;
 	}
-	ops->publish(d, set->live_gen);
+	tpstat_data_gen_publish(d, set->live_gen);
 	tpstat_memory_account(ops->kind, tpstat_data_bytes(d));
-	d->set = set;
 	list_add_tail(&d->node, &set->data_list);
 	d->ready = true;
 	return 0;
@@ -84,16 +116,11 @@ static int tpstat_data_init(struct tpstat_set *set, struct tpstat_data *d)
 /* No probe may be using @d any more. */
 static void tpstat_data_destroy(struct tpstat_data *d)
 {
-	unsigned int gen;
-
 	if (!d->ready)
 		return;
 	list_del(&d->node);
 	tpstat_memory_account(d->ops->kind, -(s64)tpstat_data_bytes(d));
-	for (gen = 0; gen < TPSTAT_GENERATIONS; gen++)
-		d->ops->free(d, gen);
-	if (d->ops->teardown)
-		d->ops->teardown(d);
+	tpstat_data_free(d);
 	d->ready = false;
 }
 
@@ -365,18 +392,18 @@ int tpstat_set_reset(struct tpstat_set *set)
 			goto free_next;
 	}
 	list_for_each_entry(d, &set->data_list, node)
-		d->ops->publish(d, next);
+		tpstat_data_gen_publish(d, next);
 	set->live_gen = next;
 	WRITE_ONCE(set->reset_ns, ktime_get_ns());
 	tracepoint_synchronize_unregister();
 	list_for_each_entry(d, &set->data_list, node)
-		d->ops->free(d, old);
+		tpstat_data_gen_free(d, old);
 	mutex_unlock(&set->lock);
 	return 0;
 
 free_next:
 	list_for_each_entry(d, &set->data_list, node)
-		d->ops->free(d, next);
+		tpstat_data_gen_free(d, next);
 	mutex_unlock(&set->lock);
 	return err;
 }

@@ -22,6 +22,7 @@ enum tpstat_mem_kind {
 	TPSTAT_MEM_COUNTERS,
 	TPSTAT_MEM_HISTOGRAMS,
 	TPSTAT_MEM_TABLES,
+	TPSTAT_MEM_SCRATCH,
 	TPSTAT_MEM_KINDS
 };
 
@@ -31,28 +32,34 @@ struct tpstat_set;
 /**
  * struct tpstat_data_ops - how the core handles one kind of primitive
  * @kind: where the memory file counts it
+ * @check: optional; validates the author's configuration before any
+ *         allocation, returning 0 or -EINVAL with one pr_err line
+ * @setup: optional; allocates what outlives generations, before the
+ *         first; 0 or -ENOMEM
+ * @teardown: optional; frees what @setup allocated (it may have failed),
+ *            after the last generation
+ * @shared_bytes: optional; bytes @setup allocated
  * @alloc: allocate generation @gen; 0 or -ENOMEM
  * @free: free generation @gen (it may be only partly allocated, or not
  *        at all)
  * @clear: empty generation @gen, which no probe can be using yet
  * @publish: make generation @gen the one probes update
  * @bytes: bytes one generation holds
- * @shared_bytes: optional; bytes held once, whatever the generation
- * @teardown: optional; frees what outlives generations, after the last
- *            generation is freed
- * @check: optional; validates the author's configuration before any
- *         allocation, returning 0 or -EINVAL with one pr_err line
+ *
+ * A kind with nothing to reset (per-CPU scratch state) has no generations
+ * and leaves the last five NULL.
  */
 struct tpstat_data_ops {
 	enum tpstat_mem_kind kind;
+	int (*check)(const struct tpstat_data *d, const char *set);
+	int (*setup)(struct tpstat_data *d);
+	void (*teardown)(struct tpstat_data *d);
+	size_t (*shared_bytes)(const struct tpstat_data *d);
 	int (*alloc)(struct tpstat_data *d, unsigned int gen);
 	void (*free)(struct tpstat_data *d, unsigned int gen);
 	void (*clear)(struct tpstat_data *d, unsigned int gen);
 	void (*publish)(struct tpstat_data *d, unsigned int gen);
 	size_t (*bytes)(const struct tpstat_data *d);
-	size_t (*shared_bytes)(const struct tpstat_data *d);
-	void (*teardown)(struct tpstat_data *d);
-	int (*check)(const struct tpstat_data *d, const char *set);
 };
 
 /**

@@ -23,6 +23,7 @@
 #include <tpstat/hist.h>
 #include <tpstat/keyed.h>
 #include <tpstat/pairs.h>
+#include <tpstat/scratch.h>
 #include <tpstat/table.h>
 #include <tpstat/worst.h>
 
@@ -184,8 +185,9 @@ void *tpstat_file_priv(struct seq_file *m);
  * @bindings: private: what each file in @dir shows
  * @enabled: private: probes are to be attached (the enable file)
  * @reset_ns: private: when the set was last reset, by ktime_get_ns()
- * @epoch: private: bumped each time one of the set's probes is attached;
- *         see tpstat_probe_epoch()
+ * @epoch: private: bumped each time one of the set's probes is attached,
+ *         so that starts saved before (scratch state, pairing maps) are
+ *         not paired with ends after
  */
 struct tpstat_set {
 	const char *name;
@@ -209,24 +211,6 @@ struct tpstat_set {
 	u64 reset_ns;
 	unsigned int epoch;
 };
-
-/**
- * tpstat_probe_epoch() - which attach of its set a probe runs under
- * @data: the probe's first argument
- *
- * A probe that pairs a start event with an end event (a handler's entry and
- * exit) keeps the epoch with what it saved at the start. If the epoch differs
- * at the end, probes were attached since: the start may have been missed or
- * belong to another run, so the pair must not be used.
- *
- * Return: the set's epoch.
- */
-static inline unsigned int tpstat_probe_epoch(void *data)
-{
-	struct tpstat_probe *probe = data;
-
-	return READ_ONCE(probe->set->epoch);
-}
 
 /* Walks every probe of @set; inside a show or stats callback. */
 #define tpstat_for_each_probe(probe, set) \

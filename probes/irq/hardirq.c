@@ -3,7 +3,6 @@
  * Hard IRQ handlers: the time from irq_handler_entry to irq_handler_exit,
  * per (IRQ number, handler name), and how often the handler claimed its IRQ.
  */
-#include <linux/percpu.h>
 #include <linux/sched/clock.h>
 #include <linux/stringhash.h>
 
@@ -23,31 +22,17 @@ struct tpstat_hardirq_frame {
 
 /* Only this CPU's handler probes touch it, with interrupts off. */
 struct tpstat_hardirq_cpu {
-	unsigned int epoch;
 	unsigned int depth;
 	struct tpstat_hardirq_frame frames[TPSTAT_HARDIRQ_NEST];
-	u64 handler_ns;		/* all handler time, never reset */
+	u64 handler_ns;		/* all handler time since attached */
 };
 
-static struct tpstat_hardirq_cpu __percpu *hardirq_cpu;
-
+struct tpstat_scratch tpstat_hardirq_scratch =
+	TPSTAT_SCRATCH(struct tpstat_hardirq_cpu);
 struct tpstat_keyed tpstat_hardirq_handlers =
 	TPSTAT_KEYED(256, "nsecs", TPSTAT_HARDIRQ_COUNTERS);
 struct tpstat_hist tpstat_hardirq_all = TPSTAT_HIST("nsecs");
 struct tpstat_counter tpstat_hardirq_unpaired = TPSTAT_COUNTER();
-
-/* This CPU's frames, dropped if probes were attached since they were pushed. */
-static struct tpstat_hardirq_cpu *hardirq_this_cpu(void *data)
-{
-	struct tpstat_hardirq_cpu *c = this_cpu_ptr(hardirq_cpu);
-	unsigned int epoch = tpstat_probe_epoch(data);
-
-	if (unlikely(c->epoch != epoch)) {
-		c->depth = 0;
-		c->epoch = epoch;
-	}
-	return c;
-}
 
 /*
  * A handler is keyed by its IRQ number and a hash of its name, not by its
@@ -69,7 +54,7 @@ void tpstat_irq_handler_entry(void *data, int irq, struct irqaction *action)
 	struct tpstat_hardirq_cpu *c;
 
 	tpstat_probe_hit(data);
-	c = hardirq_this_cpu(data);
+	c = tpstat_scratch_this_cpu(&tpstat_hardirq_scratch);
 	if (c->depth == TPSTAT_HARDIRQ_NEST) {
 		tpstat_probe_drop(data);
 		return;
@@ -89,7 +74,7 @@ void tpstat_irq_handler_exit(void *data, int irq, struct irqaction *action,
 	u64 ns;
 
 	tpstat_probe_hit(data);
-	c = hardirq_this_cpu(data);
+	c = tpstat_scratch_this_cpu(&tpstat_hardirq_scratch);
 	/* Attached after the entry, or the entry did not fit: no time. */
 	if (!c->depth || c->frames[c->depth - 1].action != action) {
 		tpstat_counter_inc(&tpstat_hardirq_unpaired);
@@ -108,20 +93,19 @@ void tpstat_irq_handler_exit(void *data, int irq, struct irqaction *action,
 		tpstat_keyed_count(ref, TPSTAT_HARDIRQ_HANDLED);
 }
 
-/* This CPU's handler time so far, for softirq.c: one read, never torn. */
+/*
+ * This CPU's handler time so far, for softirq.c. Interrupts go off so that
+ * no handler runs while the state may be emptied after a re-attach.
+ */
 u64 tpstat_hardirq_cpu_ns(void)
 {
-	return this_cpu_read(hardirq_cpu->handler_ns);
-}
+	struct tpstat_hardirq_cpu *c;
+	unsigned long flags;
+	u64 ns;
 
-void tpstat_hardirq_destroy(void)
-{
-	free_percpu(hardirq_cpu);
-	hardirq_cpu = NULL;
-}
-
-int tpstat_hardirq_init(void)
-{
-	hardirq_cpu = alloc_percpu(struct tpstat_hardirq_cpu);
-	return hardirq_cpu ? 0 : -ENOMEM;
+	local_irq_save(flags);
+	c = tpstat_scratch_this_cpu(&tpstat_hardirq_scratch);
+	ns = c->handler_ns;
+	local_irq_restore(flags);
+	return ns;
 }

@@ -13,18 +13,19 @@
 /* hardirq.c: handlers keyed by IRQ number and name */
 enum { TPSTAT_HARDIRQ_HANDLED, TPSTAT_HARDIRQ_COUNTERS };
 
+extern struct tpstat_scratch tpstat_hardirq_scratch;	/* entries pending */
 extern struct tpstat_keyed tpstat_hardirq_handlers;	/* time, handled */
 extern struct tpstat_hist tpstat_hardirq_all;
 extern struct tpstat_counter tpstat_hardirq_unpaired;
 
-int tpstat_hardirq_init(void);
-void tpstat_hardirq_destroy(void);
 u64 tpstat_hardirq_cpu_ns(void);
 void tpstat_irq_handler_entry(void *data, int irq, struct irqaction *action);
 void tpstat_irq_handler_exit(void *data, int irq, struct irqaction *action,
 			     int ret);
 
 /* softirq.c: one of each per vector */
+extern struct tpstat_scratch tpstat_softirq_frames;	/* runs pending */
+extern struct tpstat_scratch tpstat_softirq_raises;	/* raises pending */
 extern struct tpstat_counter tpstat_softirq_raised;
 extern struct tpstat_counter tpstat_softirq_runs;	/* at entry, as /proc/softirqs */
 extern struct tpstat_counter tpstat_softirq_irq_ns;	/* hard IRQ time inside runs */
@@ -33,18 +34,15 @@ extern struct tpstat_hist tpstat_softirq_latency;	/* first raise to entry */
 extern struct tpstat_worst tpstat_softirq_worst;	/* of the latency */
 extern struct tpstat_counter tpstat_softirq_unpaired;
 
-int tpstat_softirq_init(void);
-void tpstat_softirq_destroy(void);
 void tpstat_irq_softirq_raise(void *data, unsigned int vec);
 void tpstat_irq_softirq_entry(void *data, unsigned int vec);
 void tpstat_irq_softirq_exit(void *data, unsigned int vec);
 
 /* tasklet.c: keyed by function */
+extern struct tpstat_scratch tpstat_tasklet_scratch;	/* entry pending */
 extern struct tpstat_keyed tpstat_tasklets;
 extern struct tpstat_counter tpstat_tasklet_unpaired;
 
-int tpstat_tasklet_init(void);
-void tpstat_tasklet_destroy(void);
 void tpstat_irq_tasklet_entry(void *data, struct tasklet_struct *t,
 			      void *func);
 void tpstat_irq_tasklet_exit(void *data, struct tasklet_struct *t, void *func);

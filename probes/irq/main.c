@@ -43,9 +43,12 @@ static const struct tpstat_file tpstat_irq_files[] = {
 };
 
 static struct tpstat_data *const tpstat_irq_data[] = {
+	&tpstat_hardirq_scratch.data,
 	&tpstat_hardirq_handlers.data,
 	&tpstat_hardirq_all.data,
 	&tpstat_hardirq_unpaired.data,
+	&tpstat_softirq_frames.data,
+	&tpstat_softirq_raises.data,
 	&tpstat_softirq_raised.data,
 	&tpstat_softirq_runs.data,
 	&tpstat_softirq_irq_ns.data,
@@ -53,6 +56,7 @@ static struct tpstat_data *const tpstat_irq_data[] = {
 	&tpstat_softirq_latency.data,
 	&tpstat_softirq_worst.data,
 	&tpstat_softirq_unpaired.data,
+	&tpstat_tasklet_scratch.data,
 	&tpstat_tasklets.data,
 	&tpstat_tasklet_unpaired.data,
 };
@@ -75,8 +79,6 @@ static bool tpstat_irq_keys_valid(unsigned int n)
 
 static int __init tpstat_irq_init(void)
 {
-	int err;
-
 	if (!tpstat_irq_keys_valid(max_handlers) ||
 	    !tpstat_irq_keys_valid(max_tasklets)) {
 		pr_err("tpstat_irq: max_handlers and max_tasklets must be 1 to %d\n",
@@ -85,35 +87,12 @@ static int __init tpstat_irq_init(void)
 	}
 	tpstat_hardirq_handlers.capacity = max_handlers;
 	tpstat_tasklets.capacity = max_tasklets;
-	err = tpstat_hardirq_init();
-	if (err)
-		return err;
-	err = tpstat_softirq_init();
-	if (err)
-		goto destroy_hardirq;
-	err = tpstat_tasklet_init();
-	if (err)
-		goto destroy_softirq;
-	err = tpstat_set_register(&tpstat_irq_set);
-	if (err)
-		goto destroy_tasklet;
-	return 0;
-
-destroy_tasklet:
-	tpstat_tasklet_destroy();
-destroy_softirq:
-	tpstat_softirq_destroy();
-destroy_hardirq:
-	tpstat_hardirq_destroy();
-	return err;
+	return tpstat_set_register(&tpstat_irq_set);
 }
 
 static void __exit tpstat_irq_exit(void)
 {
-	tpstat_set_unregister(&tpstat_irq_set);	/* no probe runs after this */
-	tpstat_tasklet_destroy();
-	tpstat_softirq_destroy();
-	tpstat_hardirq_destroy();
+	tpstat_set_unregister(&tpstat_irq_set);
 }
 
 module_init(tpstat_irq_init);

@@ -5,9 +5,7 @@
  * the run that serves it.
  */
 #include <linux/minmax.h>
-#include <linux/percpu.h>
 #include <linux/sched/clock.h>
-#include <linux/string.h>
 
 #include "irq.h"
 
@@ -16,20 +14,23 @@ struct tpstat_softirq_frame {
 	u64 hardirq_ns;		/* this CPU's handler time at the entry */
 };
 
-struct tpstat_softirq_cpu {
-	/* Softirqs do not nest on a CPU: only their own probes touch these. */
-	unsigned int epoch;
-	struct tpstat_softirq_frame frames[NR_SOFTIRQS];
-	/*
-	 * Raises come with interrupts off, from any context but NMI; the
-	 * entry probe takes its stamp with interrupts off as well.
-	 */
-	unsigned int raise_epoch;
-	u64 raised_at[NR_SOFTIRQS];	/* first raise not yet served, or 0 */
+/* Softirqs do not nest on a CPU: only their own probes touch these. */
+struct tpstat_softirq_frames {
+	struct tpstat_softirq_frame of[NR_SOFTIRQS];
 };
 
-static struct tpstat_softirq_cpu __percpu *softirq_cpu;
+/*
+ * Raises come with interrupts off, from any context but NMI; the entry
+ * probe takes its stamp with interrupts off as well.
+ */
+struct tpstat_softirq_raises {
+	u64 at[NR_SOFTIRQS];	/* first raise not yet served, or 0 */
+};
 
+struct tpstat_scratch tpstat_softirq_frames =
+	TPSTAT_SCRATCH(struct tpstat_softirq_frames);
+struct tpstat_scratch tpstat_softirq_raises =
+	TPSTAT_SCRATCH(struct tpstat_softirq_raises);
 struct tpstat_counter tpstat_softirq_raised = TPSTAT_COUNTERS(NR_SOFTIRQS);
 struct tpstat_counter tpstat_softirq_runs = TPSTAT_COUNTERS(NR_SOFTIRQS);
 struct tpstat_counter tpstat_softirq_irq_ns = TPSTAT_COUNTERS(NR_SOFTIRQS);
@@ -37,30 +38,6 @@ struct tpstat_hist tpstat_softirq_ns = TPSTAT_HISTS("nsecs", NR_SOFTIRQS);
 struct tpstat_hist tpstat_softirq_latency = TPSTAT_HISTS("nsecs", NR_SOFTIRQS);
 struct tpstat_worst tpstat_softirq_worst = TPSTAT_WORSTS(NR_SOFTIRQS);
 struct tpstat_counter tpstat_softirq_unpaired = TPSTAT_COUNTER();
-
-/* This CPU's state, its frames dropped if probes were attached since. */
-static struct tpstat_softirq_cpu *softirq_this_cpu(void *data)
-{
-	struct tpstat_softirq_cpu *c = this_cpu_ptr(softirq_cpu);
-	unsigned int epoch = tpstat_probe_epoch(data);
-
-	if (unlikely(c->epoch != epoch)) {
-		memset(c->frames, 0, sizeof(c->frames));
-		c->epoch = epoch;
-	}
-	return c;
-}
-
-/* The same for the raise stamps; with interrupts off. */
-static void softirq_sync_raises(struct tpstat_softirq_cpu *c, void *data)
-{
-	unsigned int epoch = tpstat_probe_epoch(data);
-
-	if (unlikely(c->raise_epoch != epoch)) {
-		memset(c->raised_at, 0, sizeof(c->raised_at));
-		c->raise_epoch = epoch;
-	}
-}
 
 /*
  * A vector raised again before it ran is served by one run: the latency
@@ -71,7 +48,7 @@ static void softirq_sync_raises(struct tpstat_softirq_cpu *c, void *data)
  */
 void tpstat_irq_softirq_raise(void *data, unsigned int vec)
 {
-	struct tpstat_softirq_cpu *c;
+	struct tpstat_softirq_raises *r;
 	unsigned long flags;
 
 	tpstat_probe_hit(data);
@@ -79,17 +56,17 @@ void tpstat_irq_softirq_raise(void *data, unsigned int vec)
 		return;
 	tpstat_counter_inc_at(&tpstat_softirq_raised, vec);
 	local_irq_save(flags);
-	c = this_cpu_ptr(softirq_cpu);
-	softirq_sync_raises(c, data);
-	if (!c->raised_at[vec])
-		c->raised_at[vec] = local_clock();
+	r = tpstat_scratch_this_cpu(&tpstat_softirq_raises);
+	if (!r->at[vec])
+		r->at[vec] = local_clock();
 	local_irq_restore(flags);
 }
 
 void tpstat_irq_softirq_entry(void *data, unsigned int vec)
 {
 	u64 now = local_clock();
-	struct tpstat_softirq_cpu *c;
+	struct tpstat_softirq_frames *f;
+	struct tpstat_softirq_raises *r;
 	unsigned long flags;
 	u64 raised;
 
@@ -97,14 +74,14 @@ void tpstat_irq_softirq_entry(void *data, unsigned int vec)
 	if (vec >= NR_SOFTIRQS)
 		return;
 	tpstat_counter_inc_at(&tpstat_softirq_runs, vec);
-	c = softirq_this_cpu(data);
-	c->frames[vec].start = now;
-	c->frames[vec].hardirq_ns = tpstat_hardirq_cpu_ns();
+	f = tpstat_scratch_this_cpu(&tpstat_softirq_frames);
+	f->of[vec].start = now;
+	f->of[vec].hardirq_ns = tpstat_hardirq_cpu_ns();
 
 	local_irq_save(flags);
-	softirq_sync_raises(c, data);
-	raised = c->raised_at[vec];
-	c->raised_at[vec] = 0;
+	r = tpstat_scratch_this_cpu(&tpstat_softirq_raises);
+	raised = r->at[vec];
+	r->at[vec] = 0;
 	local_irq_restore(flags);
 	/* A raise from an IRQ that came after @now is served later. */
 	if (raised && raised <= now) {
@@ -121,13 +98,15 @@ void tpstat_irq_softirq_entry(void *data, unsigned int vec)
 void tpstat_irq_softirq_exit(void *data, unsigned int vec)
 {
 	u64 now = local_clock();
+	struct tpstat_softirq_frames *frames;
 	struct tpstat_softirq_frame *f;
 	u64 ns, irq_ns;
 
 	tpstat_probe_hit(data);
 	if (vec >= NR_SOFTIRQS)
 		return;
-	f = &softirq_this_cpu(data)->frames[vec];
+	frames = tpstat_scratch_this_cpu(&tpstat_softirq_frames);
+	f = &frames->of[vec];
 	if (!f->start) {
 		tpstat_counter_inc(&tpstat_softirq_unpaired);
 		return;
@@ -137,16 +116,4 @@ void tpstat_irq_softirq_exit(void *data, unsigned int vec)
 	f->start = 0;
 	tpstat_hist_add_at(&tpstat_softirq_ns, vec, ns);
 	tpstat_counter_add_at(&tpstat_softirq_irq_ns, vec, min(irq_ns, ns));
-}
-
-void tpstat_softirq_destroy(void)
-{
-	free_percpu(softirq_cpu);
-	softirq_cpu = NULL;
-}
-
-int tpstat_softirq_init(void)
-{
-	softirq_cpu = alloc_percpu(struct tpstat_softirq_cpu);
-	return softirq_cpu ? 0 : -ENOMEM;
 }

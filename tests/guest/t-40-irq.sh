@@ -284,6 +284,16 @@ echo 1 > $TI/hold
 wait_held Y > /dev/null
 echo 1 > $TI/release
 is "a held run seen whole is counted once" "$(wait_held N) $(stat_of irq "$HOLD.count")" "N 1"
+# Probes detached and attached again while a run is held: its entry may
+# not be paired with its exit (scratch state is emptied by the re-attach).
+echo 1 > $TI/hold
+wait_held Y > /dev/null
+unpaired=$(stat_of irq tasklet.unpaired)
+echo 0 > $IRQ/enable
+echo 1 > $IRQ/enable
+echo 1 > $TI/release
+is "a run held across a re-attach is not counted" "$(wait_held N) $(stat_of irq "$HOLD.count")" "N 1"
+within "its exit counted as unpaired" $(($(stat_of irq tasklet.unpaired) - unpaired)) 1 100
 taskset -p "$mask" $me > /dev/null
 
 # reset, enable and unload while both CPUs fire, run tasklets and ping.

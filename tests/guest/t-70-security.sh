@@ -31,7 +31,7 @@ done)
 is "no file prints a kernel address" "$leaks" ""
 
 is "memory: total is the sum of the kinds" "$(mem total)" \
-	$(($(mem counters) + $(mem histograms) + $(mem tables)))
+	$(($(mem counters) + $(mem histograms) + $(mem tables) + $(mem scratch)))
 before=$(mem counters)
 echo kfree > $TP/count/control
 # hits and dropped, each one u64 per CPU; one generation between resets.
