@@ -67,3 +67,21 @@ tpstat_kimage() {
 		echo "$TPSTAT_CACHE/kernels/$1/vmlinuz"
 	fi
 }
+
+# The guest test files the patterns in TESTS (default: all) name, one per
+# line, as tests/guest/ has them; fails if a pattern matches none.
+tpstat_test_files() {
+	local pattern f found
+	for pattern in ${TESTS:-t-*.sh}; do
+		found=
+		for f in "$TPSTAT_ROOT"/tests/guest/$pattern; do
+			[ -f "$f" ] || continue
+			basename "$f"
+			found=1
+		done
+		if [ -z "$found" ]; then
+			echo "TESTS: '$pattern' names no file in tests/guest/" >&2
+			return 1
+		fi
+	done
+}

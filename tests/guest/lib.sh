@@ -108,6 +108,37 @@ unload_all() {
 	fail "unload_all: still loaded: $(grep -o '^tpstat[a-z0-9_]*' /proc/modules)"
 }
 
+# What a kernel developer never accepts in the log: oopses, warnings and
+# what lockdep, KASAN, UBSAN, kmemleak's neighbours, RCU and the lockup
+# detectors report. One list, for every check of the log.
+BAD='BUG|WARNING|Oops|Call Trace|sleeping function called|refcount_t'
+BAD="$BAD|list_del corruption|general protection|KASAN|UBSAN"
+BAD="$BAD|suspicious RCU usage|inconsistent lock state|rcu: INFO"
+BAD="$BAD|trying to register non-static key|blocked for more than"
+BAD="$BAD|soft lockup|hard LOCKUP|hardlockup"
+
+# log_clean LINE: one TAP line, the kernel log since LINE checked.
+log_clean() {
+	bad=$(kmsg_since "$1" | grep -E "$BAD")
+	if [ -z "$bad" ]; then
+		pass "kernel log clean"
+	else
+		fail "kernel log clean"
+		echo "$bad" | sed 's/^/# /'
+	fi
+}
+
+# plant NAME: a fault planted on purpose, to prove the host catches it,
+# when the host asked for NAME (TPSTAT_PLANT): "kill" kills this test's
+# shell, "bug" makes the kernel BUG() inside a write this shell makes.
+plant() {
+	[ "$TPSTAT_PLANT" = "$1" ] || return 0
+	case $1 in
+	kill) kill -9 $$ ;;
+	bug) echo 1 > /sys/kernel/debug/tpstat_test/bug ;;
+	esac
+}
+
 KMEMLEAK=/sys/kernel/debug/kmemleak
 
 # Forgets what the kernel leaked before the tests (kernels with kmemleak).

@@ -15,6 +15,9 @@ check "tpstat.ko loads again" load tpstat
 check "tpstat_test_tp.ko loads" load tpstat_test_tp
 check "tpstat_test_probe.ko loads" load tpstat_test_probe
 check "tpstat_count.ko loads" load tpstat_count
+# Half-way, the faults make check plants to prove it catches them.
+plant kill
+plant bug
 for f in test/enable:600 test/reset:200 test/stats:400 test/hist:400 \
 	 test/table:400 count/enable:600 count/reset:200 count/stats:400 \
 	 count/counts:400 count/control:600; do

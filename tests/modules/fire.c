@@ -15,6 +15,10 @@
  * fire tpstat_test_pair for the keys FIRST to FIRST+N-1, as starts or
  * ends, on the writer's CPU; "hstart" and "hend" do the same in hard IRQ
  * context.
+ *
+ *   echo 1 > /sys/kernel/debug/tpstat_test/bug
+ *
+ * calls BUG(): a fault make check plants to prove its guests catch it.
  */
 #include <linux/completion.h>
 #include <linux/debugfs.h>
@@ -158,6 +162,18 @@ static const struct file_operations tpstat_test_pair_fops = {
 	.write = tpstat_test_pair_write,
 };
 
+static ssize_t tpstat_test_bug_write(struct file *file, const char __user *ubuf,
+				     size_t count, loff_t *ppos)
+{
+	BUG();
+	return count;
+}
+
+static const struct file_operations tpstat_test_bug_fops = {
+	.owner = THIS_MODULE,
+	.write = tpstat_test_bug_write,
+};
+
 static int __init tpstat_test_tp_init(void)
 {
 	tpstat_test_dir = debugfs_create_dir("tpstat_test", NULL);
@@ -165,6 +181,8 @@ static int __init tpstat_test_tp_init(void)
 			    &tpstat_test_fire_fops);
 	debugfs_create_file("pair", 0200, tpstat_test_dir, NULL,
 			    &tpstat_test_pair_fops);
+	debugfs_create_file("bug", 0200, tpstat_test_dir, NULL,
+			    &tpstat_test_bug_fops);
 	return 0;
 }
 
