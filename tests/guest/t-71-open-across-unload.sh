@@ -8,6 +8,7 @@ fire 10
 
 exec 3< $TP/test/stats
 exec 4< $TP/test/hist
+check "an open file reads before the unload" sh -c 'read -r line <&3 && [ -n "$line" ]'
 check "a set unloads while its files are open" rmmod tpstat_test_probe
 check "the next read fails" sh -c '! cat <&3 >/dev/null 2>&1'
 check "so does another file's" sh -c '! cat <&4 >/dev/null 2>&1'

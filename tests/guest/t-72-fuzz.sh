@@ -27,9 +27,15 @@ still_stats() {
 data=$(still_stats)
 check "the test set's stats are among the data" \
 	sh -c "echo '$data' | grep -qx '$TP/test/stats'"
+# Every set's enable and reset, and the count set's control: nothing
+# else is writable, and all of them are fuzzed.
 targets=$(find $TP -type f -perm -0200)
-/payload/bin/fuzz-write 1 ${FUZZ_ROUNDS:-300} $data -- $targets |
-	sed "s/^\(not \)\{0,1\}ok - /&$T: /"
+sets=$(ls -d $TP/*/ | wc -l)
+is "targets: enable and reset of each of the $sets sets, and control" \
+	"$(echo "$targets" | wc -w)" $((2 * sets + 1))
+/payload/bin/fuzz-write 1 ${FUZZ_ROUNDS:-300} $data -- $targets > /tmp/fuzz.tap
+is "fuzz-write ran to its end" $? 0
+sed "s/^\(not \)\{0,1\}ok - /&$T: /" /tmp/fuzz.tap
 check "the sets still count exactly after the fuzzing" sh -c \
 	"echo 1 > $TP/test/reset && echo 1 > $TP/test/enable && echo 7 > $FIRE &&
 	 grep -qx 'tpstat_test_fire.hits 7' $TP/test/stats"

@@ -6,7 +6,7 @@
 # whether it did. A reset that fails must change nothing.
 
 if [ ! -d /sys/kernel/debug/failslab ]; then
-	echo "# $T: skipped: this kernel has no fault injection"
+	skip "loads and resets under fault injection" "this kernel has no fault injection"
 else
 	# fail-nth counts what the attributes let through: every slab
 	# allocation, sleeping or not. Page allocations keep their defaults

@@ -19,6 +19,11 @@
  *   echo 1 > /sys/kernel/debug/tpstat_test/bug
  *
  * calls BUG(): a fault make check plants to prove its guests catch it.
+ *
+ *   echo 1 > /sys/kernel/debug/tpstat_test/leak
+ *   echo 0 > /sys/kernel/debug/tpstat_test/leak
+ *
+ * leaks one allocation, which kmemleak must report, then frees it.
  */
 #include <linux/completion.h>
 #include <linux/debugfs.h>
@@ -27,6 +32,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
+#include <linux/slab.h>
 #include <linux/uaccess.h>
 
 #define CREATE_TRACE_POINTS
@@ -174,6 +180,41 @@ static const struct file_operations tpstat_test_bug_fops = {
 	.write = tpstat_test_bug_write,
 };
 
+/* The leaked pointer, hidden from kmemleak's scan of this module's data. */
+#define TPSTAT_TEST_LEAK_MASK	0x5a5a5a5a5a5a5a5aUL
+static unsigned long leak_hidden;
+
+static ssize_t tpstat_test_leak_write(struct file *file,
+				      const char __user *ubuf, size_t count,
+				      loff_t *ppos)
+{
+	bool leak;
+	int err;
+
+	err = kstrtobool_from_user(ubuf, count, &leak);
+	if (err)
+		return err;
+	mutex_lock(&request_lock);
+	if (leak && !leak_hidden) {
+		void *p = kmalloc(64, GFP_KERNEL);
+
+		if (p)
+			leak_hidden = (unsigned long)p ^ TPSTAT_TEST_LEAK_MASK;
+		else
+			count = -ENOMEM;
+	} else if (!leak && leak_hidden) {
+		kfree((void *)(leak_hidden ^ TPSTAT_TEST_LEAK_MASK));
+		leak_hidden = 0;
+	}
+	mutex_unlock(&request_lock);
+	return count;
+}
+
+static const struct file_operations tpstat_test_leak_fops = {
+	.owner = THIS_MODULE,
+	.write = tpstat_test_leak_write,
+};
+
 static int __init tpstat_test_tp_init(void)
 {
 	tpstat_test_dir = debugfs_create_dir("tpstat_test", NULL);
@@ -183,6 +224,8 @@ static int __init tpstat_test_tp_init(void)
 			    &tpstat_test_pair_fops);
 	debugfs_create_file("bug", 0200, tpstat_test_dir, NULL,
 			    &tpstat_test_bug_fops);
+	debugfs_create_file("leak", 0200, tpstat_test_dir, NULL,
+			    &tpstat_test_leak_fops);
 	return 0;
 }
 
@@ -190,6 +233,8 @@ static void __exit tpstat_test_tp_exit(void)
 {
 	debugfs_remove(tpstat_test_dir);
 	irq_work_sync(&request_work);
+	if (leak_hidden)
+		kfree((void *)(leak_hidden ^ TPSTAT_TEST_LEAK_MASK));
 }
 
 module_init(tpstat_test_tp_init);
