@@ -3,8 +3,11 @@
  * Worst cases: recording a new worst and folding all CPUs'. The compare
  * that rejects the common case is inline in <tpstat/worst.h>.
  */
+#include <linux/math64.h>
+#include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
+#include <linux/string.h>
 #include <linux/timekeeping.h>
 
 #include "internal.h"
@@ -14,7 +17,7 @@ TPSTAT_PERCPU_OPS(tpstat_worst, struct tpstat_worst_cpu, TPSTAT_MEM_COUNTERS,
 
 /* With interrupts off nothing but an NMI, which never records, comes between. */
 void __tpstat_worst_record(struct tpstat_worst_cpu __percpu *pcpu, u64 value,
-			   u64 tag)
+			   u64 tag, const char *name)
 {
 	struct tpstat_worst_cpu *wc;
 	unsigned long flags;
@@ -28,6 +31,7 @@ void __tpstat_worst_record(struct tpstat_worst_cpu __percpu *pcpu, u64 value,
 		WRITE_ONCE(wc->value, value);
 		WRITE_ONCE(wc->at, ktime_get_mono_fast_ns());
 		WRITE_ONCE(wc->tag, tag);
+		strscpy(wc->name, name ?: "", sizeof(wc->name));
 		/* Every field is seen before the even seq. */
 		smp_wmb();
 		WRITE_ONCE(wc->seq, wc->seq + 1);
@@ -49,15 +53,18 @@ static void tpstat_worst_read_cpu(const struct tpstat_worst_cpu *wc,
 		out->value = READ_ONCE(wc->value);
 		out->at = READ_ONCE(wc->at);
 		out->tag = READ_ONCE(wc->tag);
+		memcpy(out->name, wc->name, sizeof(out->name));
 		/* Pairs with the writer's second smp_wmb(). */
 		smp_rmb();
 	} while ((seq & 1) || seq != READ_ONCE(wc->seq));
+	out->name[sizeof(out->name) - 1] = '\0';
 }
 
 void tpstat_worst_read_at(const struct tpstat_worst *w, unsigned int i,
 			  struct tpstat_worst_case *wc)
 {
 	struct tpstat_worst_cpu __percpu *pcpu = READ_ONCE(w->pcpu) + i;
+	u64 reset_ns = READ_ONCE(w->data.set->reset_ns);
 	struct tpstat_worst_case one;
 	int cpu;
 
@@ -70,5 +77,20 @@ void tpstat_worst_read_at(const struct tpstat_worst *w, unsigned int i,
 			wc->cpu = cpu;
 		}
 	}
+	/* Both clocks are CLOCK_MONOTONIC; a case from just before is 0. */
+	wc->after_reset = wc->at - min(wc->at, reset_ns);
 }
 EXPORT_SYMBOL_GPL(tpstat_worst_read_at);
+
+void tpstat_worst_print(struct seq_file *m, const struct tpstat_worst_case *wc,
+			const char *unit)
+{
+	u32 rem;
+	u64 secs = div_u64_rem(wc->after_reset, NSEC_PER_SEC, &rem);
+
+	if (wc->cpu < 0)
+		return;
+	seq_printf(m, " worst %llu %s on cpu%d, %llu.%03u s after reset",
+		   wc->value, unit, wc->cpu, secs, rem / (u32)NSEC_PER_MSEC);
+}
+EXPORT_SYMBOL_GPL(tpstat_worst_print);

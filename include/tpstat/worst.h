@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Worst cases: the largest value seen, with when and on which CPU it was
- * seen and a tag the probe chooses (a pid, a vector), per CPU.
+ * seen, a tag the probe chooses (a pid, a vector) and a name (a command),
+ * per CPU.
  */
 #ifndef _TPSTAT_WORST_H
 #define _TPSTAT_WORST_H
@@ -9,14 +10,19 @@
 #include <linux/hardirq.h>
 #include <linux/irqflags.h>
 #include <linux/percpu.h>
+#include <linux/seq_file.h>
 #include <linux/types.h>
 #include <tpstat/data.h>
+
+/* Bytes of a worst case's name, with its NUL: a command's. */
+#define TPSTAT_WORST_NAME	16
 
 struct tpstat_worst_cpu {
 	unsigned int seq;	/* odd while the record is being written */
 	u64 value;
 	u64 at;			/* ktime_get_mono_fast_ns() */
 	u64 tag;
+	char name[TPSTAT_WORST_NAME];
 };
 
 /**
@@ -46,18 +52,22 @@ extern const struct tpstat_data_ops tpstat_worst_ops;
  * struct tpstat_worst_case - the worst of all CPUs, as read
  * @value: the value, 0 if none was seen
  * @at: when, by ktime_get_mono_fast_ns()
+ * @after_reset: when, in nanoseconds after the set's last reset
  * @tag: what the probe tagged it with
+ * @name: the name it gave, "" if none
  * @cpu: where, -1 if none was seen
  */
 struct tpstat_worst_case {
 	u64 value;
 	u64 at;
+	u64 after_reset;
 	u64 tag;
+	char name[TPSTAT_WORST_NAME];
 	int cpu;
 };
 
 void __tpstat_worst_record(struct tpstat_worst_cpu __percpu *pcpu, u64 value,
-			   u64 tag);
+			   u64 tag, const char *name);
 
 /**
  * tpstat_worst_add_at() - offer @value as worst case @i; any context but NMI
@@ -65,17 +75,25 @@ void __tpstat_worst_record(struct tpstat_worst_cpu __percpu *pcpu, u64 value,
  * @i: which, below @w->nr
  * @value: the value
  * @tag: kept with it if it is the worst
+ * @name: kept with it too, cut to %TPSTAT_WORST_NAME - 1 bytes; may be NULL
  *
  * Only a new worst costs more than a compare. In NMI nothing is recorded:
  * the record is written in steps an NMI could tear.
  */
-static inline void tpstat_worst_add_at(struct tpstat_worst *w, unsigned int i,
-				       u64 value, u64 tag)
+static inline void tpstat_worst_add_named_at(struct tpstat_worst *w,
+					     unsigned int i, u64 value,
+					     u64 tag, const char *name)
 {
 	struct tpstat_worst_cpu __percpu *pcpu = READ_ONCE(w->pcpu) + i;
 
 	if (unlikely(value > this_cpu_read(pcpu->value)) && !in_nmi())
-		__tpstat_worst_record(pcpu, value, tag);
+		__tpstat_worst_record(pcpu, value, tag, name);
+}
+
+static inline void tpstat_worst_add_at(struct tpstat_worst *w, unsigned int i,
+				       u64 value, u64 tag)
+{
+	tpstat_worst_add_named_at(w, i, value, tag, NULL);
 }
 
 /**
@@ -86,5 +104,14 @@ static inline void tpstat_worst_add_at(struct tpstat_worst *w, unsigned int i,
  */
 void tpstat_worst_read_at(const struct tpstat_worst *w, unsigned int i,
 			  struct tpstat_worst_case *wc);
+
+/**
+ * tpstat_worst_print() - " worst V UNIT on cpuN, S.mmm s after reset"
+ * @m: the file
+ * @wc: a worst case as read; nothing is printed if none was seen
+ * @unit: the value's unit ("ns")
+ */
+void tpstat_worst_print(struct seq_file *m, const struct tpstat_worst_case *wc,
+			const char *unit);
 
 #endif /* _TPSTAT_WORST_H */

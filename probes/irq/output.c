@@ -205,14 +205,6 @@ int tpstat_irq_softirq_hist_show(struct seq_file *m, struct tpstat_set *set)
 	return err;
 }
 
-/* When after the last reset @at was, as ktime_get_mono_fast_ns(). */
-static u64 after_reset(const struct tpstat_set *set, u64 at)
-{
-	u64 reset_ns = READ_ONCE(set->reset_ns);
-
-	return at - min(at, reset_ns);
-}
-
 int tpstat_irq_softirq_latency_show(struct seq_file *m, struct tpstat_set *set)
 {
 	struct tpstat_worst_case wc;
@@ -221,18 +213,10 @@ int tpstat_irq_softirq_latency_show(struct seq_file *m, struct tpstat_set *set)
 	int err = 0;
 
 	for (vec = 0; !err && vec < NR_SOFTIRQS; vec++) {
-		u64 secs;
-		u32 rem;
-
 		seq_printf(m, "%s%s:", vec ? "\n" : "",
 			   softirq_name(vec, buf, sizeof(buf)));
 		tpstat_worst_read_at(&tpstat_softirq_worst, vec, &wc);
-		if (wc.cpu >= 0) {
-			secs = div_u64_rem(after_reset(set, wc.at), NSEC_PER_SEC,
-					   &rem);
-			seq_printf(m, " worst %llu ns on cpu%d, %llu.%03u s after reset",
-				   wc.value, wc.cpu, secs, rem / (u32)NSEC_PER_MSEC);
-		}
+		tpstat_worst_print(m, &wc, "ns");
 		seq_putc(m, '\n');
 		err = tpstat_hist_print_at(m, &tpstat_softirq_latency, vec);
 	}
@@ -353,7 +337,7 @@ static int softirq_stats(struct seq_file *m, struct tpstat_set *set)
 		tpstat_worst_read_at(&tpstat_softirq_worst, vec, &wc);
 		if (wc.cpu >= 0)
 			seq_printf(m, "%s.worst_cpu %d\n%s.worst_after_reset_ns %llu\n",
-				   key, wc.cpu, key, after_reset(set, wc.at));
+				   key, wc.cpu, key, wc.after_reset);
 	}
 	return err;
 }
