@@ -5,6 +5,7 @@
 #ifndef _TPSTAT_COUNTER_H
 #define _TPSTAT_COUNTER_H
 
+#include <linux/atomic.h>
 #include <linux/percpu.h>
 #include <linux/types.h>
 #include <tpstat/data.h>
@@ -93,6 +94,47 @@ static inline void tpstat_counter_inc_at(struct tpstat_counter *c,
 					 unsigned int i)
 {
 	this_cpu_inc(READ_ONCE(c->pcpu)[i]);
+}
+
+/**
+ * struct tpstat_shared_counter - @nr u64 counters shared by all CPUs
+ * @live: the live generation
+ * @nr: how many counters; a module may set it before registering its set
+ * @gen: private: the live generation, and during a reset the next
+ * @data: private: what the core handles
+ *
+ * For counts any CPU adds to any counter (a migration from one CPU to
+ * another) where per-CPU copies would cost too much memory, and events
+ * rare enough that an atomic add costs little. Declare it with
+ * TPSTAT_SHARED_COUNTERS(n) and list it in the set's data.
+ */
+struct tpstat_shared_counter {
+	atomic64_t *live;
+	unsigned int nr;
+	/* private: */
+	atomic64_t *gen[TPSTAT_GENERATIONS];
+	struct tpstat_data data;
+};
+
+extern const struct tpstat_data_ops tpstat_shared_counter_ops;
+
+/* Counters a shared array may have; keeps a typo from eating memory. */
+#define TPSTAT_SHARED_COUNTERS_MAX	1048576U
+
+#define TPSTAT_SHARED_COUNTERS(n)					\
+	{ .nr = (n), .data.ops = &tpstat_shared_counter_ops }
+
+/* Count one event in counter @i, below @c->nr; any context. */
+static inline void tpstat_shared_counter_inc_at(struct tpstat_shared_counter *c,
+						unsigned int i)
+{
+	atomic64_inc(READ_ONCE(c->live) + i);
+}
+
+static inline u64 tpstat_shared_counter_read_at(const struct tpstat_shared_counter *c,
+						unsigned int i)
+{
+	return atomic64_read(READ_ONCE(c->live) + i);
 }
 
 #endif /* _TPSTAT_COUNTER_H */
