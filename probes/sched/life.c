@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Process lifecycle: forks by the parent's command, execs by the command
+ * after the exec, exits with the lifetime of what exits, and migrations
+ * from CPU to CPU. Threads count as the kernel counts them: each clone is
+ * a fork (/proc/stat "processes") and each thread's end an exit.
+ */
+#include <linux/binfmts.h>
+#include <linux/ktime.h>
+
+#include "sched.h"
+
+struct tpstat_counter tpstat_sched_life = TPSTAT_COUNTERS(SCHED_LIFE_EVENTS);
+/* Their histograms hold nothing: only the counts are shown. */
+struct tpstat_keyed tpstat_sched_comm_forks = TPSTAT_KEYED(256, "-", 0);
+struct tpstat_keyed tpstat_sched_comm_execs = TPSTAT_KEYED(256, "-", 0);
+/* Lifetimes, by the command that exits. */
+struct tpstat_keyed tpstat_sched_comm_exits = TPSTAT_KEYED(256, "nsecs", 0);
+struct tpstat_hist tpstat_sched_lifetime = TPSTAT_HIST("nsecs");
+/* nr_cpu_ids * nr_cpu_ids, set at load. */
+struct tpstat_shared_counter tpstat_sched_migrations = TPSTAT_SHARED_COUNTERS(0);
+
+void tpstat_sched_fork(void *data, struct task_struct *parent,
+		       struct task_struct *child)
+{
+	tpstat_probe_hit(data);
+	tpstat_counter_inc_at(&tpstat_sched_life, SCHED_FORKS);
+	tpstat_sched_comm_add(&tpstat_sched_comm_forks, parent, 0);
+}
+
+void tpstat_sched_exec(void *data, struct task_struct *p, pid_t old_pid,
+		       struct linux_binprm *bprm)
+{
+	tpstat_probe_hit(data);
+	tpstat_counter_inc_at(&tpstat_sched_life, SCHED_EXECS);
+	tpstat_sched_comm_add(&tpstat_sched_comm_execs, p, 0);
+}
+
+/*
+ * start_time is ktime_get_ns() at fork. A task that exits runs, so it has
+ * no start in the run-queue map; one in the blocked map would be stale.
+ */
+void tpstat_sched_exit(void *data, struct task_struct *p)
+{
+	u64 lifetime = ktime_get_ns() - p->start_time;
+
+	tpstat_probe_hit(data);
+	tpstat_counter_inc_at(&tpstat_sched_life, SCHED_EXITS);
+	tpstat_hist_add(&tpstat_sched_lifetime, lifetime);
+	tpstat_sched_comm_add(&tpstat_sched_comm_exits, p, lifetime);
+	tpstat_pairs_forget(&tpstat_sched_queued, p->pid);
+	tpstat_pairs_forget(&tpstat_sched_blocked, p->pid);
+}
+
+void tpstat_sched_migrate(void *data, struct task_struct *p, int dest_cpu)
+{
+	unsigned int from = task_cpu(p);
+
+	tpstat_probe_hit(data);
+	if (from < nr_cpu_ids && (unsigned int)dest_cpu < nr_cpu_ids)
+		tpstat_shared_counter_inc_at(&tpstat_sched_migrations,
+					     from * nr_cpu_ids + dest_cpu);
+}

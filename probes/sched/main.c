@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tpstat_sched.ko: context switches, run-queue latency, on-CPU and off-CPU
+ * time, process lifecycle and migrations, from cat:
+ *
+ *   insmod tpstat_sched.ko [max_tasks=8192] [max_comms=256]
+ *   cat /sys/kernel/debug/tpstat/sched/{switches,runqlat,cpudist,offcpu}
+ *   cat /sys/kernel/debug/tpstat/sched/{lifecycle,migrations,stats}
+ */
+#include <linux/module.h>
+#include <trace/events/sched.h>
+
+#include "sched.h"
+
+/* More than any machine runs at once, and a bound on the memory. */
+#define TPSTAT_SCHED_MAX_TASKS	1048576U
+#define TPSTAT_SCHED_MAX_COMMS	4096
+
+static unsigned int max_tasks = 8192;
+module_param(max_tasks, uint, 0400);
+MODULE_PARM_DESC(max_tasks, "tasks tracked at once while runnable, and while blocked (1-1048576, default 8192)");
+
+static unsigned int max_comms = 256;
+module_param(max_comms, uint, 0400);
+MODULE_PARM_DESC(max_comms, "commands shown by name in each table (1-4096, default 256)");
+
+static struct tpstat_probe tpstat_sched_probes[] = {
+	TPSTAT_PROBE(sched_switch, tpstat_sched_switch),
+	TPSTAT_PROBE(sched_wakeup, tpstat_sched_wakeup),
+	TPSTAT_PROBE(sched_wakeup_new, tpstat_sched_wakeup_new),
+	TPSTAT_PROBE(sched_process_fork, tpstat_sched_fork),
+	TPSTAT_PROBE(sched_process_exec, tpstat_sched_exec),
+	TPSTAT_PROBE(sched_process_exit, tpstat_sched_exit),
+	TPSTAT_PROBE(sched_migrate_task, tpstat_sched_migrate),
+};
+
+static const struct tpstat_file tpstat_sched_files[] = {
+	{ .name = "switches", .show = tpstat_sched_switches_show },
+	{ .name = "runqlat", .show = tpstat_sched_runqlat_show },
+	{ .name = "cpudist", .show = tpstat_sched_cpudist_show },
+	{ .name = "offcpu", .show = tpstat_sched_offcpu_show },
+	{ .name = "lifecycle", .show = tpstat_sched_lifecycle_show },
+	{ .name = "migrations", .show = tpstat_sched_migrations_show },
+};
+
+static struct tpstat_data *const tpstat_sched_data[] = {
+	&tpstat_sched_oncpu.data,
+	&tpstat_sched_switches.data,
+	&tpstat_sched_comm_cpu.data,
+	&tpstat_sched_comm_runq.data,
+	&tpstat_sched_comm_off.data,
+	&tpstat_sched_runqlat.data,
+	&tpstat_sched_cpudist.data,
+	&tpstat_sched_offcpu.data,
+	&tpstat_sched_runq_worst.data,
+	&tpstat_sched_queued.data,
+	&tpstat_sched_blocked.data,
+	&tpstat_sched_life.data,
+	&tpstat_sched_comm_forks.data,
+	&tpstat_sched_comm_execs.data,
+	&tpstat_sched_comm_exits.data,
+	&tpstat_sched_lifetime.data,
+	&tpstat_sched_migrations.data,
+};
+
+static struct tpstat_set tpstat_sched_set = {
+	.name = "sched",
+	.probes = tpstat_sched_probes,
+	.nr_probes = ARRAY_SIZE(tpstat_sched_probes),
+	.files = tpstat_sched_files,
+	.nr_files = ARRAY_SIZE(tpstat_sched_files),
+	.data = tpstat_sched_data,
+	.nr_data = ARRAY_SIZE(tpstat_sched_data),
+	.stats = tpstat_sched_stats,
+};
+
+static int __init tpstat_sched_load(void)
+{
+	if (!max_tasks || max_tasks > TPSTAT_SCHED_MAX_TASKS ||
+	    !max_comms || max_comms > TPSTAT_SCHED_MAX_COMMS) {
+		pr_err("tpstat_sched: max_tasks must be 1 to %u and max_comms 1 to %u\n",
+		       TPSTAT_SCHED_MAX_TASKS, TPSTAT_SCHED_MAX_COMMS);
+		return -EINVAL;
+	}
+	tpstat_sched_queued.capacity = max_tasks;
+	tpstat_sched_blocked.capacity = max_tasks;
+	tpstat_sched_comm_cpu.capacity = max_comms;
+	tpstat_sched_comm_runq.capacity = max_comms;
+	tpstat_sched_comm_off.capacity = max_comms;
+	tpstat_sched_comm_forks.capacity = max_comms;
+	tpstat_sched_comm_execs.capacity = max_comms;
+	tpstat_sched_comm_exits.capacity = max_comms;
+	tpstat_sched_migrations.nr = nr_cpu_ids * nr_cpu_ids;
+	return tpstat_set_register(&tpstat_sched_set);
+}
+
+static void __exit tpstat_sched_unload(void)
+{
+	tpstat_set_unregister(&tpstat_sched_set);
+}
+
+module_init(tpstat_sched_load);
+module_exit(tpstat_sched_unload);
+
+MODULE_DESCRIPTION("tpstat: context switches, run-queue latency, on- and off-CPU time, process lifecycle");
+MODULE_LICENSE("GPL");

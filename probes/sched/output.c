@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sched set's files and its stats lines, folded when read.
+ */
+#include <linux/ctype.h>
+#include <linux/math64.h>
+#include <linux/mm.h>
+
+#include "sched.h"
+
+static const char *const sched_switch_kinds[SCHED_SWITCH_KINDS] = {
+	[SCHED_VOLUNTARY] = "voluntary",
+	[SCHED_INVOLUNTARY] = "involuntary",
+	[SCHED_FROM_IDLE] = "from_idle",
+};
+
+static const char *const sched_life_events[SCHED_LIFE_EVENTS] = {
+	[SCHED_FORKS] = "forks",
+	[SCHED_EXECS] = "execs",
+	[SCHED_EXITS] = "exits",
+};
+
+static u64 hist_avg(const struct tpstat_hist_summary *s)
+{
+	return s->count ? div64_u64(s->sum, s->count) : 0;
+}
+
+/* A command as one word, for a stats key. */
+static void comm_word(char *buf, size_t size, const char *label)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < size && label[i]; i++)
+		buf[i] = isgraph(label[i]) ? label[i] : '_';
+	buf[i] = '\0';
+}
+
+/*
+ * One row per command in @k, busiest first, then "other": the count and,
+ * with @times, what its histogram says of them.
+ */
+static int comm_table(struct seq_file *m, const struct tpstat_keyed *k,
+		      const char *what, bool times)
+{
+	struct tpstat_keyed_row *rows;
+	unsigned int i, nr;
+
+	rows = tpstat_keyed_rows(k, NULL, &nr);
+	if (!rows)
+		return -ENOMEM;
+	seq_printf(m, "\n%-16s %12s", "comm", what);
+	if (times)
+		seq_printf(m, " %12s %12s %12s %12s %12s", "avg_ns", "p50_ns",
+			   "p90_ns", "p99_ns", "max_ns");
+	seq_putc(m, '\n');
+	for (i = 0; i <= nr; i++) {
+		const struct tpstat_hist_summary *s = &rows[i].hist;
+
+		seq_printf(m, "%-16s %12llu", rows[i].label, s->count);
+		if (times)
+			seq_printf(m, " %12llu %12llu %12llu %12llu %12llu",
+				   hist_avg(s), tpstat_hist_percentile(s, 50),
+				   tpstat_hist_percentile(s, 90),
+				   tpstat_hist_percentile(s, 99), s->max);
+		seq_putc(m, '\n');
+	}
+	kvfree(rows);
+	return 0;
+}
+
+int tpstat_sched_switches_show(struct seq_file *m, struct tpstat_set *set)
+{
+	struct tpstat_keyed_row *rows;
+	unsigned int kind, i, nr;
+	int cpu;
+
+	seq_printf(m, "%-12s %12s", "switches", "all");
+	tpstat_for_each_shown_cpu(cpu)
+		seq_printf(m, " %11s%d", "cpu", cpu);
+	seq_putc(m, '\n');
+	for (kind = 0; kind < SCHED_SWITCH_KINDS; kind++) {
+		seq_printf(m, "%-12s %12llu", sched_switch_kinds[kind],
+			   tpstat_counter_sum_at(&tpstat_sched_switches, kind));
+		tpstat_for_each_shown_cpu(cpu)
+			seq_printf(m, " %12llu",
+				   tpstat_counter_cpu_at(&tpstat_sched_switches,
+							 cpu, kind));
+		seq_putc(m, '\n');
+	}
+
+	rows = tpstat_keyed_rows(&tpstat_sched_comm_cpu, NULL, &nr);
+	if (!rows)
+		return -ENOMEM;
+	seq_printf(m, "\n%-16s %12s %12s %12s %12s %12s\n", "comm", "switches",
+		   "voluntary", "involuntary", "avg_slice_ns", "max_slice_ns");
+	for (i = 0; i <= nr; i++)
+		seq_printf(m, "%-16s %12llu %12llu %12llu %12llu %12llu\n",
+			   rows[i].label, rows[i].hist.count,
+			   rows[i].counters[SCHED_COMM_VOLUNTARY],
+			   rows[i].counters[SCHED_COMM_INVOLUNTARY],
+			   hist_avg(&rows[i].hist), rows[i].hist.max);
+	kvfree(rows);
+	return 0;
+}
+
+int tpstat_sched_runqlat_show(struct seq_file *m, struct tpstat_set *set)
+{
+	struct tpstat_worst_case wc;
+	int err;
+
+	tpstat_worst_read_at(&tpstat_sched_runq_worst, 0, &wc);
+	seq_puts(m, "run-queue latency:");
+	tpstat_worst_print(m, &wc, "ns");
+	if (wc.cpu >= 0)
+		seq_printf(m, ", pid %llu (%s)", wc.tag, wc.name);
+	seq_putc(m, '\n');
+	err = tpstat_hist_print(m, &tpstat_sched_runqlat);
+	return err ?: comm_table(m, &tpstat_sched_comm_runq, "runs", true);
+}
+
+int tpstat_sched_cpudist_show(struct seq_file *m, struct tpstat_set *set)
+{
+	int err;
+
+	seq_puts(m, "on-CPU time per slice:\n");
+	err = tpstat_hist_print(m, &tpstat_sched_cpudist);
+	return err ?: comm_table(m, &tpstat_sched_comm_cpu, "slices", true);
+}
+
+int tpstat_sched_offcpu_show(struct seq_file *m, struct tpstat_set *set)
+{
+	int err;
+
+	seq_puts(m, "off-CPU time, blocked until woken:\n");
+	err = tpstat_hist_print(m, &tpstat_sched_offcpu);
+	return err ?: comm_table(m, &tpstat_sched_comm_off, "wakeups", true);
+}
+
+int tpstat_sched_lifecycle_show(struct seq_file *m, struct tpstat_set *set)
+{
+	unsigned int ev;
+	int err;
+
+	for (ev = 0; ev < SCHED_LIFE_EVENTS; ev++)
+		seq_printf(m, "%s %llu\n", sched_life_events[ev],
+			   tpstat_counter_sum_at(&tpstat_sched_life, ev));
+	seq_puts(m, "\nlifetime at exit:\n");
+	err = tpstat_hist_print(m, &tpstat_sched_lifetime);
+	if (!err)
+		err = comm_table(m, &tpstat_sched_comm_forks, "forks", false);
+	if (!err)
+		err = comm_table(m, &tpstat_sched_comm_execs, "execs", false);
+	return err ?: comm_table(m, &tpstat_sched_comm_exits, "exits", true);
+}
+
+/* Rows are where tasks came from, columns where they went. */
+int tpstat_sched_migrations_show(struct seq_file *m, struct tpstat_set *set)
+{
+	int from, to;
+
+	seq_printf(m, "%-8s", "from\\to");
+	tpstat_for_each_shown_cpu(to)
+		seq_printf(m, " %11s%d", "cpu", to);
+	seq_putc(m, '\n');
+	tpstat_for_each_shown_cpu(from) {
+		seq_printf(m, "cpu%-5d", from);
+		tpstat_for_each_shown_cpu(to)
+			seq_printf(m, " %12llu",
+				   tpstat_shared_counter_read_at(&tpstat_sched_migrations,
+								 from * nr_cpu_ids + to));
+		seq_putc(m, '\n');
+	}
+	return 0;
+}
+
+static const char *const sched_comm_counters[SCHED_COMM_COUNTERS] = {
+	[SCHED_COMM_VOLUNTARY] = "voluntary",
+	[SCHED_COMM_INVOLUNTARY] = "involuntary",
+};
+
+/*
+ * For every command of @k: "<prefix>.<comm> count", with @times its max,
+ * and its counters by name.
+ */
+static int comm_stats(struct seq_file *m, const struct tpstat_keyed *k,
+		      const char *prefix, bool times)
+{
+	struct tpstat_keyed_row *rows;
+	char word[TPSTAT_KEYED_LABEL_MAX];
+	unsigned int i, c, nr;
+
+	rows = tpstat_keyed_rows(k, NULL, &nr);
+	if (!rows)
+		return -ENOMEM;
+	for (i = 0; i <= nr; i++) {
+		comm_word(word, sizeof(word), rows[i].label);
+		seq_printf(m, "%s.%s %llu\n", prefix, word, rows[i].hist.count);
+		if (times)
+			seq_printf(m, "%s.%s.max %llu\n", prefix, word,
+				   rows[i].hist.max);
+		for (c = 0; c < k->nr_counters; c++)
+			seq_printf(m, "%s.%s.%s %llu\n", prefix, word,
+				   sched_comm_counters[c], rows[i].counters[c]);
+	}
+	kvfree(rows);
+	return 0;
+}
+
+int tpstat_sched_stats(struct seq_file *m, struct tpstat_set *set)
+{
+	struct tpstat_worst_case wc;
+	unsigned int i;
+	u64 all = 0;
+	int err;
+
+	for (i = 0; i < SCHED_SWITCH_KINDS; i++) {
+		u64 n = tpstat_counter_sum_at(&tpstat_sched_switches, i);
+
+		seq_printf(m, "switches.%s %llu\n", sched_switch_kinds[i], n);
+		all += n;
+	}
+	seq_printf(m, "switches.all %llu\n", all);
+	for (i = 0; i < SCHED_LIFE_EVENTS; i++)
+		seq_printf(m, "%s %llu\n", sched_life_events[i],
+			   tpstat_counter_sum_at(&tpstat_sched_life, i));
+	tpstat_worst_read_at(&tpstat_sched_runq_worst, 0, &wc);
+	seq_printf(m, "runqlat.worst_pid %llu\n", wc.tag);
+	tpstat_pairs_print_stats(m, &tpstat_sched_queued, "queued");
+	tpstat_pairs_print_stats(m, &tpstat_sched_blocked, "blocked");
+	err = tpstat_hist_print_stats(m, &tpstat_sched_runqlat, "runqlat");
+	if (!err)
+		err = tpstat_hist_print_stats(m, &tpstat_sched_cpudist, "cpudist");
+	if (!err)
+		err = tpstat_hist_print_stats(m, &tpstat_sched_offcpu, "offcpu");
+	if (!err)
+		err = tpstat_hist_print_stats(m, &tpstat_sched_lifetime, "lifetime");
+	if (!err)
+		err = comm_stats(m, &tpstat_sched_comm_cpu, "slices", true);
+	if (!err)
+		err = comm_stats(m, &tpstat_sched_comm_runq, "runs", true);
+	if (!err)
+		err = comm_stats(m, &tpstat_sched_comm_off, "wakeups", true);
+	if (!err)
+		err = comm_stats(m, &tpstat_sched_comm_forks, "forks", false);
+	if (!err)
+		err = comm_stats(m, &tpstat_sched_comm_execs, "execs", false);
+	return err ?: comm_stats(m, &tpstat_sched_comm_exits, "exits", true);
+}
