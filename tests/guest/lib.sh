@@ -135,9 +135,21 @@ BAD="$BAD|suspicious RCU usage|inconsistent lock state|rcu: INFO"
 BAD="$BAD|trying to register non-static key|blocked for more than"
 BAD="$BAD|soft lockup|hard LOCKUP|hardlockup"
 
+# A test that makes allocations fail on purpose says so: the kernel's
+# report of each failure (a header line, then a stack up to </TASK>) is
+# then expected, and only those reports are passed over.
+expect_alloc_failures() { : > /tmp/expect-alloc-failures; }
+ALLOC_FAILURE='/vmalloc error:|page allocation failure:/ { skip = 1 }'
+ALLOC_FAILURE="$ALLOC_FAILURE"' skip && /<\/TASK>/ { skip = 0; next } !skip'
+
 # log_clean LINE: one TAP line, the kernel log since LINE checked.
 log_clean() {
-	bad=$(kmsg_since "$1" | grep -E "$BAD")
+	filter=1
+	if [ -e /tmp/expect-alloc-failures ]; then
+		filter=$ALLOC_FAILURE
+		rm -f /tmp/expect-alloc-failures
+	fi
+	bad=$(kmsg_since "$1" | awk "$filter" | grep -E "$BAD")
 	if [ -z "$bad" ]; then
 		pass "kernel log clean"
 	else

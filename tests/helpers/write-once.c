@@ -4,7 +4,8 @@
  * single write(), and prints "accepted" or the errno's name. Shells cannot
  * do either: they split writes and do not say why one failed. With
  * --fail-nth, the Nth fault-injectable allocation of the write fails
- * (/proc/thread-self/fail-nth, set after the file is opened).
+ * (/proc/thread-self/fail-nth, set after the file is opened), and
+ * " reached" follows if the write got that far.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -24,6 +25,20 @@ static int set_fail_nth(const char *n)
 	if (fd >= 0)
 		close(fd);
 	return ok ? 0 : -1;
+}
+
+/* What is left of the countdown: 0 once the Nth allocation has failed. */
+static int fail_nth_left(void)
+{
+	int fd = open("/proc/thread-self/fail-nth", O_RDONLY);
+	char n[16] = "";
+	ssize_t got;
+
+	if (fd < 0)
+		return -1;
+	got = read(fd, n, sizeof(n) - 1);
+	close(fd);
+	return got < 0 ? -1 : atoi(n);
 }
 
 int main(int argc, char **argv)
@@ -57,12 +72,12 @@ int main(int argc, char **argv)
 	}
 	if (write(fd, buf, len) < 0)
 		err = errno;
-	if (fail_nth)
+	printf("%s", err ? strerrorname_np(err) : "accepted");
+	if (fail_nth) {
+		if (fail_nth_left() == 0)
+			printf(" reached");
 		set_fail_nth("0");
-	if (err) {
-		printf("%s\n", strerrorname_np(err));
-		return 1;
 	}
-	printf("accepted\n");
-	return 0;
+	printf("\n");
+	return err ? 1 : 0;
 }
