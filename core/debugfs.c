@@ -4,6 +4,7 @@
  * then a directory per probe set with enable, reset, stats and its own files.
  */
 #include <linux/cpu.h>
+#include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/math64.h>
 #include <linux/module.h>
@@ -276,3 +277,13 @@ void tpstat_debugfs_exit(void)
 {
 	debugfs_remove(tpstat_root);
 }
+
+void tpstat_stats_word(char *buf, size_t size, const char *label)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < size && label[i]; i++)
+		buf[i] = isgraph(label[i]) ? label[i] : '_';
+	buf[i] = '\0';
+}
+EXPORT_SYMBOL_GPL(tpstat_stats_word);

@@ -6,6 +6,7 @@
 #define _TPSTAT_HIST_H
 
 #include <linux/bitops.h>
+#include <linux/math64.h>
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
 #include <linux/types.h>
@@ -92,6 +93,12 @@ static inline void tpstat_hist_fold(const struct tpstat_hist *h,
 				    struct tpstat_hist_summary *s)
 {
 	tpstat_hist_fold_at(h, 0, s);
+}
+
+/* The mean of a folded histogram, 0 if it is empty. */
+static inline u64 tpstat_hist_avg(const struct tpstat_hist_summary *s)
+{
+	return s->count ? div64_u64(s->sum, s->count) : 0;
 }
 
 /**

@@ -212,6 +212,15 @@ struct tpstat_set {
 	unsigned int epoch;
 };
 
+/**
+ * tpstat_stats_word() - a label as one word, for a stats key
+ * @buf: where it goes
+ * @size: its size
+ * @label: a key's label (a command, a handler's name), which may hold
+ *         spaces; each byte that is not printable and visible becomes '_'
+ */
+void tpstat_stats_word(char *buf, size_t size, const char *label);
+
 /* Walks every probe of @set; inside a show or stats callback. */
 #define tpstat_for_each_probe(probe, set) \
 	list_for_each_entry(probe, &(set)->probe_list, node)

@@ -3,7 +3,6 @@
  * The irq set's files and its stats lines, all folded from the per-CPU and
  * keyed data when read.
  */
-#include <linux/ctype.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -37,11 +36,6 @@ static const char *softirq_name(unsigned int vec, char *buf, size_t size)
 	return buf;
 }
 
-static u64 hist_avg(const struct tpstat_hist_summary *s)
-{
-	return s->count ? div64_u64(s->sum, s->count) : 0;
-}
-
 static u32 row_irq(const struct tpstat_keyed_row *row)
 {
 	return row->key.w[0] >> 32;
@@ -55,16 +49,6 @@ static int hardirq_row_cmp(const void *a, const void *b)
 	if (row_irq(x) != row_irq(y))
 		return row_irq(x) < row_irq(y) ? -1 : 1;
 	return strcmp(x->label, y->label);
-}
-
-/* A label as one word, for a stats key. */
-static void stat_word(char *buf, size_t size, const char *label)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < size && label[i]; i++)
-		buf[i] = isgraph(label[i]) ? label[i] : '_';
-	buf[i] = '\0';
 }
 
 static void print_key_cpus(struct seq_file *m, const struct tpstat_keyed *k,
@@ -111,7 +95,7 @@ static void hardirq_row(struct seq_file *m, const struct tpstat_keyed_row *row)
 	else
 		seq_printf(m, "%-5u %-24s", row_irq(row), row->label);
 	seq_printf(m, " %12llu %12llu %14llu %10llu %10llu", s->count,
-		   row->counters[TPSTAT_HARDIRQ_HANDLED], s->sum, hist_avg(s),
+		   row->counters[TPSTAT_HARDIRQ_HANDLED], s->sum, tpstat_hist_avg(s),
 		   s->max);
 }
 
@@ -173,7 +157,7 @@ int tpstat_irq_softirq_show(struct seq_file *m, struct tpstat_set *set)
 			   softirq_name(vec, buf, sizeof(buf)),
 			   tpstat_counter_sum_at(&tpstat_softirq_raised, vec),
 			   tpstat_counter_sum_at(&tpstat_softirq_runs, vec),
-			   s->sum, irq_ns, s->sum - irq_ns, hist_avg(s), s->max);
+			   s->sum, irq_ns, s->sum - irq_ns, tpstat_hist_avg(s), s->max);
 	}
 	kfree(s);
 
@@ -228,7 +212,7 @@ static void tasklet_row(struct seq_file *m, const struct tpstat_keyed_row *row)
 	const struct tpstat_hist_summary *s = &row->hist;
 
 	seq_printf(m, "%-48s %12llu %14llu %10llu %10llu", row->label,
-		   s->count, s->sum, hist_avg(s), s->max);
+		   s->count, s->sum, tpstat_hist_avg(s), s->max);
 }
 
 int tpstat_irq_tasklet_show(struct seq_file *m, struct tpstat_set *set)
@@ -291,7 +275,7 @@ static void hardirq_prefix(char *buf, size_t size,
 {
 	char word[TPSTAT_KEYED_LABEL_MAX];
 
-	stat_word(word, sizeof(word), row->label);
+	tpstat_stats_word(word, sizeof(word), row->label);
 	snprintf(buf, size, "hardirq.%u.%s", row_irq(row), word);
 }
 
@@ -300,7 +284,7 @@ static void tasklet_prefix(char *buf, size_t size,
 {
 	char word[TPSTAT_KEYED_LABEL_MAX];
 
-	stat_word(word, sizeof(word), row->label);
+	tpstat_stats_word(word, sizeof(word), row->label);
 	snprintf(buf, size, "tasklet.%s", word);
 }
 

@@ -2,7 +2,6 @@
 /*
  * The sched set's files and its stats lines, folded when read.
  */
-#include <linux/ctype.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
 
@@ -19,21 +18,6 @@ static const char *const sched_life_events[SCHED_LIFE_EVENTS] = {
 	[SCHED_EXECS] = "execs",
 	[SCHED_EXITS] = "exits",
 };
-
-static u64 hist_avg(const struct tpstat_hist_summary *s)
-{
-	return s->count ? div64_u64(s->sum, s->count) : 0;
-}
-
-/* A command as one word, for a stats key. */
-static void comm_word(char *buf, size_t size, const char *label)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < size && label[i]; i++)
-		buf[i] = isgraph(label[i]) ? label[i] : '_';
-	buf[i] = '\0';
-}
 
 /*
  * One row per command in @k, busiest first, then "other": the count and,
@@ -59,7 +43,7 @@ static int comm_table(struct seq_file *m, const struct tpstat_keyed *k,
 		seq_printf(m, "%-16s %12llu", rows[i].label, s->count);
 		if (times)
 			seq_printf(m, " %12llu %12llu %12llu %12llu %12llu",
-				   hist_avg(s), tpstat_hist_percentile(s, 50),
+				   tpstat_hist_avg(s), tpstat_hist_percentile(s, 50),
 				   tpstat_hist_percentile(s, 90),
 				   tpstat_hist_percentile(s, 99), s->max);
 		seq_putc(m, '\n');
@@ -98,7 +82,7 @@ int tpstat_sched_switches_show(struct seq_file *m, struct tpstat_set *set)
 			   rows[i].label, rows[i].hist.count,
 			   rows[i].counters[SCHED_COMM_VOLUNTARY],
 			   rows[i].counters[SCHED_COMM_INVOLUNTARY],
-			   hist_avg(&rows[i].hist), rows[i].hist.max);
+			   tpstat_hist_avg(&rows[i].hist), rows[i].hist.max);
 	kvfree(rows);
 	return 0;
 }
@@ -193,7 +177,7 @@ static int comm_stats(struct seq_file *m, const struct tpstat_keyed *k,
 	if (!rows)
 		return -ENOMEM;
 	for (i = 0; i <= nr; i++) {
-		comm_word(word, sizeof(word), rows[i].label);
+		tpstat_stats_word(word, sizeof(word), rows[i].label);
 		seq_printf(m, "%s.%s %llu\n", prefix, word, rows[i].hist.count);
 		if (times)
 			seq_printf(m, "%s.%s.max %llu\n", prefix, word,
