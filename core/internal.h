@@ -99,34 +99,7 @@ const struct tpstat_data_ops type##_ops = {				\
 };									\
 EXPORT_SYMBOL_GPL(type##_ops)
 
-/*
- * hist.c: a log2 histogram in atomics shared by all CPUs, for a histogram's
- * large values and keyed data's per-key histograms.
- */
-struct tpstat_atomic_hist {
-	atomic64_t buckets[TPSTAT_HIST_BUCKETS];
-	atomic64_t sum;
-	atomic64_t min;
-	atomic64_t max;
-};
-
-/* As __tpstat_hist_cpu_record(): a reader seeing the bucket sees the rest. */
-static __always_inline void
-tpstat_atomic_hist_add(struct tpstat_atomic_hist *a, u64 value)
-{
-	s64 old = atomic64_read(&a->min);
-
-	while ((u64)old > value && !atomic64_try_cmpxchg(&a->min, &old, value))
-		;
-	old = atomic64_read(&a->max);
-	while ((u64)old < value && !atomic64_try_cmpxchg(&a->max, &old, value))
-		;
-	atomic64_add(value, &a->sum);
-	/* Pairs with the smp_rmb() of tpstat_atomic_hist_merge(). */
-	smp_wmb();
-	atomic64_inc(&a->buckets[fls64(value)]);
-}
-
+/* hist.c */
 void tpstat_atomic_hist_clear(struct tpstat_atomic_hist *a);
 /* Adds @a into @s; tpstat_hist_settle() makes the sum printable. */
 void tpstat_atomic_hist_merge(const struct tpstat_atomic_hist *a,

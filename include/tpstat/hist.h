@@ -5,6 +5,7 @@
 #ifndef _TPSTAT_HIST_H
 #define _TPSTAT_HIST_H
 
+#include <linux/atomic.h>
 #include <linux/bitops.h>
 #include <linux/math64.h>
 #include <linux/percpu.h>
@@ -32,7 +33,33 @@ struct tpstat_hist_cpu {
 	u64 max;	/* always below TPSTAT_HIST_CPU_LIMIT */
 };
 
-struct tpstat_atomic_hist;
+/*
+ * A log2 histogram in atomics shared by all CPUs: a histogram's large
+ * values, keyed data's per-key histograms, shared histograms.
+ */
+struct tpstat_atomic_hist {
+	atomic64_t buckets[TPSTAT_HIST_BUCKETS];
+	atomic64_t sum;
+	atomic64_t min;
+	atomic64_t max;
+};
+
+/* As __tpstat_hist_cpu_record(): a reader seeing the bucket sees the rest. */
+static __always_inline void
+tpstat_atomic_hist_add(struct tpstat_atomic_hist *a, u64 value)
+{
+	s64 old = atomic64_read(&a->min);
+
+	while ((u64)old > value && !atomic64_try_cmpxchg(&a->min, &old, value))
+		;
+	old = atomic64_read(&a->max);
+	while ((u64)old < value && !atomic64_try_cmpxchg(&a->max, &old, value))
+		;
+	atomic64_add(value, &a->sum);
+	/* Pairs with the smp_rmb() of tpstat_atomic_hist_merge(). */
+	smp_wmb();
+	atomic64_inc(&a->buckets[fls64(value)]);
+}
 
 /**
  * struct tpstat_hist - @nr log2 histograms, one copy of each per CPU
@@ -222,5 +249,45 @@ static inline void tpstat_hist_add(struct tpstat_hist *h, u64 value)
 {
 	__tpstat_hist_add(h, 0, value);
 }
+
+/* Histograms a shared array may have; keeps a typo from eating memory. */
+#define TPSTAT_SHARED_HISTS_MAX	65536U
+
+/**
+ * struct tpstat_shared_hist - @nr log2 histograms shared by all CPUs
+ * @live: the live generation
+ * @unit: what the values count ("nsecs")
+ * @nr: how many; a module may set it before registering its set
+ * @gen: private: the live generation, and during a reset the next
+ * @data: private: what the core handles
+ *
+ * Atomics, for many histograms each mostly updated by one CPU (one per
+ * CPU, indexed by the CPU), where per-CPU copies of each would grow with
+ * the square of the CPUs. Declare it with TPSTAT_SHARED_HISTS(unit, n).
+ */
+struct tpstat_shared_hist {
+	struct tpstat_atomic_hist *live;
+	const char *unit;
+	unsigned int nr;
+	/* private: */
+	struct tpstat_atomic_hist *gen[TPSTAT_GENERATIONS];
+	struct tpstat_data data;
+};
+
+extern const struct tpstat_data_ops tpstat_shared_hist_ops;
+
+#define TPSTAT_SHARED_HISTS(u, n)					\
+	{ .unit = (u), .nr = (n), .data.ops = &tpstat_shared_hist_ops }
+
+/* Record @value in histogram @i, below @h->nr; any context. */
+static inline void tpstat_shared_hist_add_at(struct tpstat_shared_hist *h,
+					     unsigned int i, u64 value)
+{
+	tpstat_atomic_hist_add(READ_ONCE(h->live) + i, value);
+}
+
+/* Fold histogram @i into @s, as tpstat_hist_fold_at(). */
+void tpstat_shared_hist_fold_at(const struct tpstat_shared_hist *h,
+				unsigned int i, struct tpstat_hist_summary *s);
 
 #endif /* _TPSTAT_HIST_H */

@@ -4,7 +4,7 @@
  * time, process lifecycle and migrations, from cat:
  *
  *   insmod tpstat_sched.ko [max_tasks=8192] [max_comms=256]
- *   cat /sys/kernel/debug/tpstat/sched/{switches,runqlat,cpudist,offcpu}
+ *   cat /sys/kernel/debug/tpstat/sched/{switches,runqlat,runqlat_cpus,cpudist,offcpu}
  *   cat /sys/kernel/debug/tpstat/sched/{lifecycle,migrations,stats}
  */
 #include <linux/module.h>
@@ -37,6 +37,7 @@ static struct tpstat_probe tpstat_sched_probes[] = {
 static const struct tpstat_file tpstat_sched_files[] = {
 	{ .name = "switches", .show = tpstat_sched_switches_show },
 	{ .name = "runqlat", .show = tpstat_sched_runqlat_show },
+	{ .name = "runqlat_cpus", .show = tpstat_sched_runqlat_cpus_show },
 	{ .name = "cpudist", .show = tpstat_sched_cpudist_show },
 	{ .name = "offcpu", .show = tpstat_sched_offcpu_show },
 	{ .name = "lifecycle", .show = tpstat_sched_lifecycle_show },
@@ -50,6 +51,7 @@ static struct tpstat_data *const tpstat_sched_data[] = {
 	&tpstat_sched_comm_runq.data,
 	&tpstat_sched_comm_off.data,
 	&tpstat_sched_runqlat.data,
+	&tpstat_sched_runqlat_cpu.data,
 	&tpstat_sched_cpudist.data,
 	&tpstat_sched_offcpu.data,
 	&tpstat_sched_runq_worst.data,
@@ -91,6 +93,7 @@ static int __init tpstat_sched_load(void)
 	tpstat_sched_comm_execs.capacity = max_comms;
 	tpstat_sched_comm_exits.capacity = max_comms;
 	tpstat_sched_migrations.nr = nr_cpu_ids * nr_cpu_ids;
+	tpstat_sched_runqlat_cpu.nr = nr_cpu_ids;
 	return tpstat_set_register(&tpstat_sched_set);
 }
 

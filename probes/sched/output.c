@@ -4,6 +4,7 @@
  */
 #include <linux/math64.h>
 #include <linux/mm.h>
+#include <linux/slab.h>
 
 #include "sched.h"
 
@@ -102,6 +103,23 @@ int tpstat_sched_runqlat_show(struct seq_file *m, struct tpstat_set *set)
 	return err ?: comm_table(m, &tpstat_sched_comm_runq, "runs", true);
 }
 
+/* As BCC's runqlat -C: a distribution per CPU, by the CPU that ran it. */
+int tpstat_sched_runqlat_cpus_show(struct seq_file *m, struct tpstat_set *set)
+{
+	struct tpstat_hist_summary *s = kmalloc(sizeof(*s), GFP_KERNEL);
+	int cpu;
+
+	if (!s)
+		return -ENOMEM;
+	tpstat_for_each_shown_cpu(cpu) {
+		tpstat_shared_hist_fold_at(&tpstat_sched_runqlat_cpu, cpu, s);
+		seq_printf(m, "%scpu%d:\n", cpu ? "\n" : "", cpu);
+		tpstat_hist_summary_print(m, s, tpstat_sched_runqlat_cpu.unit);
+	}
+	kfree(s);
+	return 0;
+}
+
 int tpstat_sched_cpudist_show(struct seq_file *m, struct tpstat_set *set)
 {
 	int err;
@@ -190,6 +208,23 @@ static int comm_stats(struct seq_file *m, const struct tpstat_keyed *k,
 	return 0;
 }
 
+static int runqlat_cpu_stats(struct seq_file *m)
+{
+	struct tpstat_hist_summary *s = kmalloc(sizeof(*s), GFP_KERNEL);
+	char prefix[32];
+	int cpu;
+
+	if (!s)
+		return -ENOMEM;
+	tpstat_for_each_shown_cpu(cpu) {
+		tpstat_shared_hist_fold_at(&tpstat_sched_runqlat_cpu, cpu, s);
+		snprintf(prefix, sizeof(prefix), "runqlat.cpu%d", cpu);
+		tpstat_hist_summary_stats(m, s, prefix);
+	}
+	kfree(s);
+	return 0;
+}
+
 int tpstat_sched_stats(struct seq_file *m, struct tpstat_set *set)
 {
 	struct tpstat_worst_case wc;
@@ -212,6 +247,8 @@ int tpstat_sched_stats(struct seq_file *m, struct tpstat_set *set)
 	tpstat_pairs_print_stats(m, &tpstat_sched_queued, "queued");
 	tpstat_pairs_print_stats(m, &tpstat_sched_blocked, "blocked");
 	err = tpstat_hist_print_stats(m, &tpstat_sched_runqlat, "runqlat");
+	if (!err)
+		err = runqlat_cpu_stats(m);
 	if (!err)
 		err = tpstat_hist_print_stats(m, &tpstat_sched_cpudist, "cpudist");
 	if (!err)

@@ -21,6 +21,7 @@ extern struct tpstat_keyed tpstat_sched_comm_cpu;	/* on-CPU slices; vol, invol *
 extern struct tpstat_keyed tpstat_sched_comm_runq;	/* run-queue latency */
 extern struct tpstat_keyed tpstat_sched_comm_off;	/* off-CPU time */
 extern struct tpstat_hist tpstat_sched_runqlat;
+extern struct tpstat_shared_hist tpstat_sched_runqlat_cpu;	/* per CPU */
 extern struct tpstat_hist tpstat_sched_cpudist;
 extern struct tpstat_hist tpstat_sched_offcpu;
 extern struct tpstat_worst tpstat_sched_runq_worst;	/* tag: pid */
@@ -54,6 +55,7 @@ void tpstat_sched_migrate(void *data, struct task_struct *p, int dest_cpu);
 /* output.c */
 int tpstat_sched_switches_show(struct seq_file *m, struct tpstat_set *set);
 int tpstat_sched_runqlat_show(struct seq_file *m, struct tpstat_set *set);
+int tpstat_sched_runqlat_cpus_show(struct seq_file *m, struct tpstat_set *set);
 int tpstat_sched_cpudist_show(struct seq_file *m, struct tpstat_set *set);
 int tpstat_sched_offcpu_show(struct seq_file *m, struct tpstat_set *set);
 int tpstat_sched_lifecycle_show(struct seq_file *m, struct tpstat_set *set);

@@ -23,6 +23,8 @@ struct tpstat_keyed tpstat_sched_comm_cpu =
 struct tpstat_keyed tpstat_sched_comm_runq = TPSTAT_KEYED(256, "nsecs", 0);
 struct tpstat_keyed tpstat_sched_comm_off = TPSTAT_KEYED(256, "nsecs", 0);
 struct tpstat_hist tpstat_sched_runqlat = TPSTAT_HIST("nsecs");
+/* One per CPU, by the CPU that ran the task: nr_cpu_ids, set at load. */
+struct tpstat_shared_hist tpstat_sched_runqlat_cpu = TPSTAT_SHARED_HISTS("nsecs", 0);
 struct tpstat_hist tpstat_sched_cpudist = TPSTAT_HIST("nsecs");
 struct tpstat_hist tpstat_sched_offcpu = TPSTAT_HIST("nsecs");
 struct tpstat_worst tpstat_sched_runq_worst = TPSTAT_WORST();
@@ -118,6 +120,8 @@ static void sched_switch_in(struct task_struct *next, u64 now)
 		return;
 	ns = now - start.ts;
 	tpstat_hist_add(&tpstat_sched_runqlat, ns);
+	tpstat_shared_hist_add_at(&tpstat_sched_runqlat_cpu, smp_processor_id(),
+				  ns);
 	tpstat_sched_comm_add(&tpstat_sched_comm_runq, next, ns);
 	tpstat_worst_add_named_at(&tpstat_sched_runq_worst, 0, ns, next->pid,
 				  next->comm);

@@ -63,6 +63,12 @@ while read -r comm nv niv; do
 	within "$comm: an off-CPU time per block" "$(s wakeups.$comm)" \
 		$((nv - 2)) $((nv + 1))
 	within "$comm: round trips made it block" "$nv" 250 1000
+	case $comm in
+	tpsping) cpu=0 ;;
+	*) cpu=1 ;;
+	esac
+	within "$comm: its CPU's run-queue latencies hold its own" \
+		"$(s runqlat.cpu$cpu.count)" $((nv + niv - 2)) "$(s runqlat.count)"
 done < /tmp/pp
 is "both sides reported" "$(wc -l < /tmp/pp)" 2
 
@@ -91,6 +97,6 @@ within "blocked starts held belong to live tasks" "$blocked" 0 $((threads + ncpu
 within "and together too" $((queued + blocked)) 0 $((threads + 2 * ncpus))
 is "no start dropped" "$(s queued.dropped) $(s blocked.dropped)" "0 0"
 
-for f in switches runqlat cpudist offcpu lifecycle migrations stats; do
+for f in switches runqlat runqlat_cpus cpudist offcpu lifecycle migrations stats; do
 	check "$f reads" sh -c "cat $TP/sched/$f > /dev/null"
 done
