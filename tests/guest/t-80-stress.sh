@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# Load/unload stress: every module comes and goes hundreds of times while a
+# Load/unload stress: the probe sets and the test modules come and go
+# hundreds of times while a
 # workload runs (forks, loopback traffic, allocations, softirqs) and other
 # tasks read every file, reset, toggle enable and add or remove counted
 # tracepoints, all at once. The log must stay clean and the guest responsive.
@@ -39,7 +40,7 @@ readers() {
 }
 writers() {
 	while running; do
-		for s in test count; do
+		for s in test count irq sched; do
 			echo 1 > $TP/$s/reset 2>/dev/null
 			echo 0 > $TP/$s/enable 2>/dev/null
 			echo 1 > $TP/$s/enable 2>/dev/null
@@ -83,12 +84,19 @@ while [ $done_cycles -lt "$cycles" ]; do
 	load tpstat_count tracepoints=tpstat_test_fire,softirq_entry,sched_process_fork ||
 		break
 	load tpstat_test_probe || break
+	# The sets on the kernel's own tracepoints take turns: each load
+	# patches several tracepoints, slow under emulation.
+	case $((done_cycles % 2)) in
+	0) kernel_set=tpstat_irq ;;
+	*) kernel_set=tpstat_sched ;;
+	esac
+	load $kernel_set || break
 	# Vary who goes first: the tracepoint's module under attached probes,
 	# or the sets; every tenth cycle the core goes too.
 	case $((done_cycles % 3)) in
-	0) order="tpstat_test_tp tpstat_count tpstat_test_probe" ;;
-	1) order="tpstat_test_probe tpstat_test_tp tpstat_count" ;;
-	*) order="tpstat_count tpstat_test_probe tpstat_test_tp" ;;
+	0) order="tpstat_test_tp tpstat_count tpstat_test_probe $kernel_set" ;;
+	1) order="$kernel_set tpstat_test_probe tpstat_test_tp tpstat_count" ;;
+	*) order="tpstat_count $kernel_set tpstat_test_probe tpstat_test_tp" ;;
 	esac
 	for m in $order; do
 		unload $m || break 2
