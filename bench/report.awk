@@ -71,6 +71,8 @@ $1 == "BENCH" && $2 == "loop" {
 $1 == "BENCH" && $2 == "all" && $4 == "rep" { all[clock, $3, $5] = all[clock, $3, $5] " " $6; cpus[$5] = 1 }
 $1 == "BENCH" && $2 == "work" && $4 == "rep" { work[clock, $3] = work[clock, $3] " " $5 }
 $1 == "BENCH" && $2 == "events" && $4 == "rep" { events[clock] = events[clock] " " $5 }
+$1 == "BENCH" && $2 == "sched" && $4 == "rep" { sched[clock, $3] = sched[clock, $3] " " $5 }
+$1 == "BENCH" && $2 == "switches" && $3 == "rep" { switches[clock] = switches[clock] " " $4 }
 $1 == "BENCH" && $2 == "sets" { sets = $3; for (i = 4; i <= NF; i++) sets = sets ", " $i }
 $1 == "BENCH" && $2 == "mem" { mem[$3, $4] = $5; possible[$3] = 1; memsets[$4] = 1 }
 $1 == "BENCH" && $2 == "check" {
@@ -79,6 +81,18 @@ $1 == "BENCH" && $2 == "check" {
 		bad++
 		printf "%s boot: %s counted %s, want %s\n", clock, $3, $4, $5 > "/dev/stderr"
 	}
+}
+
+# The ping-pong's time per context switch of the run without probes.
+function per_switch(clock, label,    s) {
+	s = median(switches[clock])
+	return (clock SUBSEP label) in sched && s > 0 ? median(sched[clock, label]) / s : ""
+}
+
+function switch_over(clock, label,    a, z) {
+	a = per_switch(clock, label)
+	z = per_switch(clock, "none")
+	return a == "" || z == "" ? "" : a - z
 }
 
 # Mean over the CPUs of each CPU's median loop, per event.
@@ -197,6 +211,26 @@ END {
 			ev, (median(work["icount", "loaded"]) - median(work["icount", "none"])) / ev
 
 	print ""
+	print "Context switches: a pipe ping-pong (`sched-load pingpong`) with no probes,"
+	print "with tpstat_sched, and with runqlat's logic as a BPF program (a wakeup"
+	print "into a hash map, the switch-in looks it up, deletes it and adds to a"
+	print "log2 histogram), per context switch of the run without probes."
+	print ""
+	print "| configuration | instr | over | ns | over |"
+	print "|---|--:|--:|--:|--:|"
+	split("none no probes|tpstat tpstat_sched|bpf BPF runqlat", sc, "|")
+	for (i = 1; i <= 3; i++) {
+		label = substr(sc[i], 1, index(sc[i], " ") - 1)
+		printf "| %s |", substr(sc[i], index(sc[i], " ") + 1)
+		for (c = 1; c <= 2; c++) {
+			clk = c == 1 ? "icount" : "wall"
+			printf " %s | %s |", fmt(per_switch(clk, label)),
+				label == "none" ? "" : fmt(switch_over(clk, label))
+		}
+		print ""
+	}
+
+	print ""
 	print "| target | instr | ns | verdict |"
 	print "|---|--:|--:|---|"
 	split("counter 1.25|hist 2|table 3", lim, "|")
@@ -229,6 +263,11 @@ END {
 			fmt(over("icount", t[1])), fmt(over("icount", t[2])),
 			fmt(over("wall", t[1])), fmt(over("wall", t[2])), verdict(a, b)
 	}
+	a = switch_over("icount", "tpstat"); b = switch_over("icount", "bpf")
+	c = switch_over("wall", "tpstat"); d = switch_over("wall", "bpf")
+	printf "| tpstat_sched at most a third of BPF runqlat per switch | %s vs %s | %s vs %s | %s |\n",
+		fmt(a), fmt(b), fmt(c), fmt(d),
+		verdict(a == "" || b == "" ? "" : a * 3 <= b, c == "" || d == "" ? "" : c * 3 <= d)
 	a = slowdown("icount"); b = slowdown("wall")
 	printf "| all probe sets slow the workload < 2%% | %s | %s | %s |\n",
 		pct(a), pct(b), verdict(a == "" ? "" : a < 2, b == "" ? "" : b < 2)

@@ -9,6 +9,7 @@
  * them; the raw_* programs get the tracepoint's arguments directly.
  */
 #include <linux/bpf.h>
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 
 #include "bench.h"
@@ -232,6 +233,78 @@ int raw_wide(struct bpf_raw_tracepoint_args *ctx)
 	};
 
 	return row_add(&wide, &key, value);
+}
+
+/*
+ * runqlat's logic, as libbpf-tools writes it: a wakeup (or a preemption)
+ * saves the time under the task's pid, the switch-in takes it out and
+ * adds the latency to a log2 histogram. The task's fields are read with
+ * CO-RE, against the running kernel's BTF.
+ */
+struct task_struct {
+	int pid;
+	unsigned int __state;
+} __attribute__((preserve_access_index));
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BENCH_TASKS);
+	__type(key, __u32);
+	__type(value, __u64);
+} runq_start SEC(".maps");
+
+static __always_inline int runq_enqueue(struct task_struct *p)
+{
+	__u32 pid = BPF_CORE_READ(p, pid);
+	__u64 ts;
+
+	if (!pid)
+		return 0;
+	ts = bpf_ktime_get_ns();
+	bpf_map_update_elem(&runq_start, &pid, &ts, BPF_ANY);
+	return 0;
+}
+
+SEC("raw_tracepoint/sched_wakeup")
+int runqlat_wakeup(struct bpf_raw_tracepoint_args *ctx)
+{
+	return runq_enqueue((struct task_struct *)ctx->args[0]);
+}
+
+SEC("raw_tracepoint/sched_wakeup_new")
+int runqlat_wakeup_new(struct bpf_raw_tracepoint_args *ctx)
+{
+	return runq_enqueue((struct task_struct *)ctx->args[0]);
+}
+
+SEC("raw_tracepoint/sched_switch")
+int runqlat_switch(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct task_struct *prev = (struct task_struct *)ctx->args[1];
+	struct task_struct *next = (struct task_struct *)ctx->args[2];
+	__u32 pid, zero = 0, bucket;
+	struct bench_hist *h;
+	__u64 *tsp, delta;
+
+	if (BPF_CORE_READ(prev, __state) == 0)
+		runq_enqueue(prev);
+	pid = BPF_CORE_READ(next, pid);
+	tsp = bpf_map_lookup_elem(&runq_start, &pid);
+	if (!tsp)
+		return 0;
+	delta = bpf_ktime_get_ns() - *tsp;
+	bpf_map_delete_elem(&runq_start, &pid);
+	bucket = log2_bucket(delta);
+	h = bpf_map_lookup_elem(&hist, &zero);
+	if (!h || bucket >= BENCH_BUCKETS)
+		return 0;
+	h->buckets[bucket] += 1;
+	h->sum += delta;
+	if (delta < h->min)
+		h->min = delta;
+	if (delta > h->max)
+		h->max = delta;
+	return 0;
 }
 
 char LICENSE[] SEC("license") = "GPL";

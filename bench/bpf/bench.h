@@ -27,6 +27,9 @@ struct bench_row {
 	__u64 max;
 };
 
+/* As tpstat_sched's default max_tasks: tasks whose wakeup is held. */
+#define BENCH_TASKS	8192
+
 /* As tpstat_bench's pairing map: starts held at once. */
 #define BENCH_PAIRS	1024
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bpf-run: load one program of bench.bpf.o, attach it, run a command, then
- * print how many events the program recorded, summed over its per-CPU maps.
+ * bpf-run: load programs of bench.bpf.o, attach them, run a command, then
+ * print how many events they recorded, summed over their per-CPU maps.
  *
  *   bpf-run bench.bpf.o raw_count CMD [ARG...]
+ *   bpf-run bench.bpf.o runqlat_wakeup,runqlat_wakeup_new,runqlat_switch CMD
  */
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -137,12 +138,26 @@ static __u64 pair_events(struct bpf_object *obj)
 	return total;
 }
 
+/* Is @name one of the comma-separated @names? */
+static int wanted(const char *names, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p;
+
+	for (p = names; (p = strstr(p, name)); p += len)
+		if ((p == names || p[-1] == ',') && (!p[len] || p[len] == ','))
+			return 1;
+	return 0;
+}
+
+#define MAX_LINKS	8
+
 int main(int argc, char **argv)
 {
-	struct bpf_program *prog, *want;
+	struct bpf_link *links[MAX_LINKS];
+	struct bpf_program *prog;
 	struct bpf_object *obj;
-	struct bpf_link *link;
-	int rc;
+	int rc, nr = 0, i;
 
 	if (argc < 4) {
 		fprintf(stderr, "usage: bpf-run OBJ PROGRAM CMD [ARG...]\n");
@@ -152,26 +167,36 @@ int main(int argc, char **argv)
 	obj = bpf_object__open_file(argv[1], NULL);
 	if (!obj || cpus <= 0)
 		return 1;
-	want = bpf_object__find_program_by_name(obj, argv[2]);
-	if (!want) {
-		fprintf(stderr, "bpf-run: no program %s in %s\n", argv[2], argv[1]);
-		return 1;
-	}
 	bpf_object__for_each_program(prog, obj)
-		bpf_program__set_autoload(prog, prog == want);
+		bpf_program__set_autoload(prog, wanted(argv[2], bpf_program__name(prog)));
 	if (bpf_object__load(obj) || hist_init(obj)) {
 		fprintf(stderr, "bpf-run: cannot load %s\n", argv[2]);
 		return 1;
 	}
-	link = bpf_program__attach(want);
-	if (!link) {
-		fprintf(stderr, "bpf-run: cannot attach %s\n", argv[2]);
+	bpf_object__for_each_program(prog, obj) {
+		if (!wanted(argv[2], bpf_program__name(prog)))
+			continue;
+		if (nr == MAX_LINKS) {
+			fprintf(stderr, "bpf-run: more than %d programs\n", MAX_LINKS);
+			return 1;
+		}
+		links[nr] = bpf_program__attach(prog);
+		if (!links[nr]) {
+			fprintf(stderr, "bpf-run: cannot attach %s\n",
+				bpf_program__name(prog));
+			return 1;
+		}
+		nr++;
+	}
+	if (!nr) {
+		fprintf(stderr, "bpf-run: no program %s in %s\n", argv[2], argv[1]);
 		return 1;
 	}
 
 	rc = run_command(argv + 3);
 
-	bpf_link__destroy(link);
+	for (i = 0; i < nr; i++)
+		bpf_link__destroy(links[i]);
 	/* Only the loaded program wrote to a map; the others are empty. */
 	printf("events %llu\n", (unsigned long long)(count_events(obj) +
 		hist_events(obj) + table_events(obj) + keyed_events(obj) +

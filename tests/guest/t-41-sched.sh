@@ -52,7 +52,7 @@ check "lifecycle shows tpsfork" grep -q '^tpsfork  *140$' $TP/sched/lifecycle
 # in ended (run-queue latency), most of them started on one CPU and ended
 # on the other. The kernel counted up to the status read; the exit adds one
 # block and the final switch, the rename may come after a first switch.
-$SL pingpong 500 > /tmp/pp
+$SL pingpong 500 | grep -v '^elapsed ' > /tmp/pp
 while read -r comm nv niv; do
 	within "$comm: voluntary switches as /proc counts them" \
 		"$(s slices.$comm.voluntary)" $((nv - 1)) $((nv + 2))

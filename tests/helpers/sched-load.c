@@ -6,9 +6,10 @@
  *	As "tpsfork": forks N children one after another, each of which
  *	execs PROGRAM (or exits at once), and waits for each.
  * sched-load pingpong K
- *	As "tpsping" on CPU 0 and "tpspong" on CPU 1: K round trips of one
- *	byte over two pipes. Each prints "COMM NVCSW NIVCSW", its voluntary
- *	and involuntary switches as the kernel counts them, at the end.
+ *	As "tpsping" on CPU 0 and "tpspong" on CPU 1 (both on CPU 0 with one
+ *	CPU): K round trips of one byte over two pipes. Each prints "COMM
+ *	NVCSW NIVCSW", its voluntary and involuntary switches as the kernel
+ *	counts them, and then "elapsed NS" follows, for the benchmark.
  * sched-load spin SECONDS
  *	As "tpshog": keeps a CPU busy for SECONDS.
  * Run as "tpsexecd" (a link to it): exits at once.
@@ -38,6 +39,8 @@ static void become(const char *comm, int cpu)
 		die("prctl");
 	if (cpu < 0)
 		return;
+	if (cpu >= sysconf(_SC_NPROCESSORS_ONLN))
+		cpu = 0;
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
@@ -101,8 +104,17 @@ static void bounce(int in, int out, long k, int first)
 	}
 }
 
+static long long now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
 static int pingpong(long k)
 {
+	long long start = now_ns();
 	int there[2], back[2], status;
 	pid_t pid;
 
@@ -122,6 +134,7 @@ static int pingpong(long k)
 	if (waitpid(pid, &status, 0) != pid || status)
 		die("pong");
 	print_switches("tpsping");
+	printf("elapsed %lld\n", now_ns() - start);
 	return 0;
 }
 
