@@ -42,10 +42,12 @@ static u64 sched_now(void)
  * @p's command names its row. The comm is read without the task lock,
  * as every tracer reads it: a rename racing with the probe may cut it.
  */
+static_assert(sizeof_field(struct task_struct, comm) == 16);
+
 struct tpstat_key_ref tpstat_sched_comm_add(struct tpstat_keyed *k,
 					    struct task_struct *p, u64 value)
 {
-	struct tpstat_key key = tpstat_key_string(p->comm, TASK_COMM_LEN);
+	struct tpstat_key key = tpstat_key_comm(p->comm);
 
 	return tpstat_keyed_add_key(k, &key, value, "%.*s", TASK_COMM_LEN,
 				    p->comm);
