@@ -40,7 +40,7 @@ struct tpstat_keyed_gen {
 	struct tpstat_keyed_entry *entries;
 	struct tpstat_atomic_hist *hists;
 	atomic64_t *counters;		/* nr_counters per id */
-	local64_t *cpu_counts;		/* per CPU, one per id */
+	local64_t *cpu_counts;		/* per CPU, one per id; or NULL */
 };
 
 static struct tpstat_keyed *to_keyed(struct tpstat_data *d)
@@ -66,7 +66,8 @@ static void tpstat_keyed_layout(const struct tpstat_keyed *k,
 	l->hists = ALIGN(sizeof(struct tpstat_keyed_gen), SMP_CACHE_BYTES);
 	l->counters = l->hists + ids * sizeof(struct tpstat_atomic_hist);
 	l->cpu_counts = l->counters + ids * k->nr_counters * sizeof(atomic64_t);
-	l->entries = l->cpu_counts + ids * nr_cpu_ids * sizeof(local64_t);
+	l->entries = l->cpu_counts +
+		     (k->per_cpu ? ids * nr_cpu_ids * sizeof(local64_t) : 0);
 	l->index = l->entries + ids * sizeof(struct tpstat_keyed_entry);
 	l->bytes = l->index + ((size_t)k->mask + 1) * sizeof(u32);
 }
@@ -115,7 +116,7 @@ static int tpstat_keyed_alloc(struct tpstat_data *d, unsigned int gen)
 	g->entries = base + l.entries;
 	g->hists = base + l.hists;
 	g->counters = base + l.counters;
-	g->cpu_counts = base + l.cpu_counts;
+	g->cpu_counts = k->per_cpu ? base + l.cpu_counts : NULL;
 	k->gen[gen] = g;
 	return 0;
 }
@@ -274,8 +275,9 @@ static __always_inline void
 tpstat_keyed_record(struct tpstat_keyed *k, struct tpstat_key_ref ref, u64 value)
 {
 	tpstat_atomic_hist_add(&ref.gen->hists[ref.id], value);
-	local64_inc(&ref.gen->cpu_counts[smp_processor_id() *
-					 tpstat_keyed_ids(k) + ref.id]);
+	if (ref.gen->cpu_counts)
+		local64_inc(&ref.gen->cpu_counts[smp_processor_id() *
+						 tpstat_keyed_ids(k) + ref.id]);
 }
 
 static __always_inline bool
@@ -417,6 +419,8 @@ u64 tpstat_keyed_cpu_count(const struct tpstat_keyed *k, int cpu,
 {
 	struct tpstat_keyed_gen *g = READ_ONCE(k->live);
 
+	if (!g->cpu_counts)
+		return 0;
 	return local64_read(&g->cpu_counts[cpu * tpstat_keyed_ids(k) + id]);
 }
 EXPORT_SYMBOL_GPL(tpstat_keyed_cpu_count);

@@ -35,20 +35,23 @@ struct tpstat_keyed_gen;
  * @capacity: keys it may hold; events of further keys go to "other"
  * @unit: the histograms' unit ("nsecs")
  * @nr_counters: counters per key, up to %TPSTAT_KEYED_MAX_COUNTERS
+ * @per_cpu: keep each key's count per CPU too, for CPU columns
+ *           (tpstat_keyed_cpu_count()): a u64 per key and possible CPU
  * @gen: private: the live generation, and during a reset the next
  * @mask: private: hash slots - 1
  * @bits: private: log2 of hash slots
  * @data: private: what the core handles
  *
- * Declare it with TPSTAT_KEYED(capacity, unit, counters) and list it in
- * the set's data; a module parameter may change @capacity before the set
- * is registered.
+ * Declare it with TPSTAT_KEYED(capacity, unit, counters), or with
+ * TPSTAT_KEYED_PER_CPU() for CPU columns, and list it in the set's data; a
+ * module parameter may change @capacity before the set is registered.
  */
 struct tpstat_keyed {
 	struct tpstat_keyed_gen *live;
 	unsigned int capacity;
 	const char *unit;
 	unsigned int nr_counters;
+	bool per_cpu;
 	/* private: */
 	struct tpstat_keyed_gen *gen[TPSTAT_GENERATIONS];
 	unsigned int mask;
@@ -61,6 +64,9 @@ extern const struct tpstat_data_ops tpstat_keyed_ops;
 #define TPSTAT_KEYED(cap, u, counters)					\
 	{ .capacity = (cap), .unit = (u), .nr_counters = (counters),	\
 	  .data.ops = &tpstat_keyed_ops }
+#define TPSTAT_KEYED_PER_CPU(cap, u, counters)				\
+	{ .capacity = (cap), .unit = (u), .nr_counters = (counters),	\
+	  .per_cpu = true, .data.ops = &tpstat_keyed_ops }
 
 /**
  * struct tpstat_key_ref - a key's data in one generation
@@ -198,11 +204,11 @@ struct tpstat_keyed_row *tpstat_keyed_rows(const struct tpstat_keyed *k,
 
 /**
  * tpstat_keyed_cpu_count() - events of a key on one CPU
- * @k: the keyed data
+ * @k: keyed data declared with TPSTAT_KEYED_PER_CPU()
  * @cpu: the CPU
  * @id: a row's id
  *
- * Return: the count.
+ * Return: the count; 0 for keyed data that keeps no count per CPU.
  */
 u64 tpstat_keyed_cpu_count(const struct tpstat_keyed *k, int cpu,
 			   unsigned int id);

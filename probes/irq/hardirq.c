@@ -30,7 +30,7 @@ struct tpstat_hardirq_cpu {
 struct tpstat_scratch tpstat_hardirq_scratch =
 	TPSTAT_SCRATCH(struct tpstat_hardirq_cpu);
 struct tpstat_keyed tpstat_hardirq_handlers =
-	TPSTAT_KEYED(256, "nsecs", TPSTAT_HARDIRQ_COUNTERS);
+	TPSTAT_KEYED_PER_CPU(256, "nsecs", TPSTAT_HARDIRQ_COUNTERS);
 struct tpstat_hist tpstat_hardirq_all = TPSTAT_HIST("nsecs");
 struct tpstat_counter tpstat_hardirq_unpaired = TPSTAT_COUNTER();
 

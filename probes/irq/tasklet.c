@@ -14,7 +14,7 @@ struct tpstat_tasklet_cpu {
 
 struct tpstat_scratch tpstat_tasklet_scratch =
 	TPSTAT_SCRATCH(struct tpstat_tasklet_cpu);
-struct tpstat_keyed tpstat_tasklets = TPSTAT_KEYED(64, "nsecs", 0);
+struct tpstat_keyed tpstat_tasklets = TPSTAT_KEYED_PER_CPU(64, "nsecs", 0);
 struct tpstat_counter tpstat_tasklet_unpaired = TPSTAT_COUNTER();
 
 void tpstat_irq_tasklet_entry(void *data, struct tasklet_struct *t, void *func)

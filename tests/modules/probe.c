@@ -37,7 +37,7 @@ MODULE_PARM_DESC(pair_age_ms, "age at which a start may be evicted (0: never)");
 static struct tpstat_hist test_hist = TPSTAT_HIST("value");
 static struct tpstat_pairs test_pairs = TPSTAT_PAIRS(1024, 0);
 static struct tpstat_hist test_pair_ns = TPSTAT_HIST("nsecs");
-static struct tpstat_keyed test_wide = TPSTAT_KEYED(16, "value", 0);
+static struct tpstat_keyed test_wide = TPSTAT_KEYED_PER_CPU(16, "value", 0);
 static struct tpstat_table test_wtable = TPSTAT_WIDE_TABLE(8, TASK_COMM_LEN);
 static struct tpstat_table test_table = TPSTAT_TABLE(64);
 static struct tpstat_table test_high = TPSTAT_TABLE(16);
