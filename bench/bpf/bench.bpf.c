@@ -89,12 +89,10 @@ static __always_inline __u32 log2_bucket(__u64 v)
 	return bucket + v;
 }
 
-SEC("raw_tracepoint/tpstat_bench_fire")
-int raw_hist(struct bpf_raw_tracepoint_args *ctx)
+/* Records @value in the histogram @h, as tpstat's per-CPU one does. */
+static __always_inline int hist_record(struct bench_hist *h, __u64 value)
 {
-	__u64 value = ctx->args[0];
-	__u32 zero = 0, bucket = log2_bucket(value);
-	struct bench_hist *h = bpf_map_lookup_elem(&hist, &zero);
+	__u32 bucket = log2_bucket(value);
 
 	if (!h || bucket >= BENCH_BUCKETS)
 		return 0;
@@ -105,6 +103,14 @@ int raw_hist(struct bpf_raw_tracepoint_args *ctx)
 	if (value > h->max)
 		h->max = value;
 	return 0;
+}
+
+SEC("raw_tracepoint/tpstat_bench_fire")
+int raw_hist(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u32 zero = 0;
+
+	return hist_record(bpf_map_lookup_elem(&hist, &zero), ctx->args[0]);
 }
 
 /* Counts @value in the row of @key in a per-CPU hash, made at first sight. */
@@ -192,8 +198,8 @@ SEC("raw_tracepoint/tpstat_bench_fire")
 int raw_keyed(struct bpf_raw_tracepoint_args *ctx)
 {
 	__u64 value = ctx->args[0], key = value % BENCH_KEYS;
-	__u32 zero = 0, bucket = log2_bucket(value);
 	struct bench_hist *h = bpf_map_lookup_elem(&keyed, &key);
+	__u32 zero = 0;
 
 	if (!h) {
 		struct bench_hist *empty = bpf_map_lookup_elem(&hist, &zero);
@@ -205,15 +211,7 @@ int raw_keyed(struct bpf_raw_tracepoint_args *ctx)
 		if (!h)
 			return 0;
 	}
-	if (bucket >= BENCH_BUCKETS)
-		return 0;
-	h->buckets[bucket] += 1;
-	h->sum += value;
-	if (value < h->min)
-		h->min = value;
-	if (value > h->max)
-		h->max = value;
-	return 0;
+	return hist_record(h, value);
 }
 
 struct {
@@ -282,8 +280,7 @@ int runqlat_switch(struct bpf_raw_tracepoint_args *ctx)
 {
 	struct task_struct *prev = (struct task_struct *)ctx->args[1];
 	struct task_struct *next = (struct task_struct *)ctx->args[2];
-	__u32 pid, zero = 0, bucket;
-	struct bench_hist *h;
+	__u32 pid, zero = 0;
 	__u64 *tsp, delta;
 
 	if (BPF_CORE_READ(prev, __state) == 0)
@@ -294,17 +291,7 @@ int runqlat_switch(struct bpf_raw_tracepoint_args *ctx)
 		return 0;
 	delta = bpf_ktime_get_ns() - *tsp;
 	bpf_map_delete_elem(&runq_start, &pid);
-	bucket = log2_bucket(delta);
-	h = bpf_map_lookup_elem(&hist, &zero);
-	if (!h || bucket >= BENCH_BUCKETS)
-		return 0;
-	h->buckets[bucket] += 1;
-	h->sum += delta;
-	if (delta < h->min)
-		h->min = delta;
-	if (delta > h->max)
-		h->max = delta;
-	return 0;
+	return hist_record(bpf_map_lookup_elem(&hist, &zero), delta);
 }
 
 char LICENSE[] SEC("license") = "GPL";
