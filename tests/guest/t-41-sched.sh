@@ -50,25 +50,64 @@ check "lifecycle shows tpsfork" grep -q '^tpsfork  *140$' $TP/sched/lifecycle
 # is counted under its name; each voluntary one was a block that a wakeup
 # ended (off-CPU time) and each one a stay on the run queue that a switch
 # in ended (run-queue latency), most of them started on one CPU and ended
-# on the other. The kernel counted up to the status read; the exit adds one
-# block and the final switch, the rename may come after a first switch.
-$SL pingpong 500 | grep -v '^elapsed ' > /tmp/pp
-while read -r comm nv niv; do
+# on the other. Each side prints the kernel's counts as of just before its
+# naming, and once done, blocks on its input: the test reads the kernel's
+# counts in /proc/PID/status, the set's, and the kernel's again. The
+# set's lie between the two deltas, less the switches between a side's
+# count and its naming (the prctl() call: 2 at most), less the last
+# block's wakeup, which has not come, plus a run that began before the
+# naming and ended after it.
+rm -f /tmp/ppgo
+mkfifo /tmp/ppgo
+$SL pingpong 500 < /tmp/ppgo > /tmp/pp.out &
+exec 5> /tmp/ppgo
+n=0
+while [ "$(grep -c ' done ' /tmp/pp.out)" -lt 2 ] && [ $n -lt 600 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+sleep 0.3
+# proc_switches PID: "NVCSW NIVCSW" now.
+proc_switches() {
+	awk '$1 == "voluntary_ctxt_switches:" { v = $2 }
+	     $1 == "nonvoluntary_ctxt_switches:" { n = $2 }
+	     END { print v + 0, n + 0 }' /proc/$1/status
+}
+grep -v ' done ' /tmp/pp.out | grep '^tps' > /tmp/pp
+while read -r comm pid nv niv; do
+	echo "$comm $pid $nv $niv $(proc_switches $pid)"
+done < /tmp/pp > /tmp/pp.a
+cp $TP/sched/stats /tmp/sched.stats
+while read -r comm pid nv niv; do
+	echo "$(proc_switches $pid)"
+done < /tmp/pp > /tmp/pp.b
+exec 5>&-
+wait
+# A key of the stats read between the kernel's two counts.
+ps() {
+	while read -r k v; do
+		[ "$k" = "$1" ] && echo "$v" && return
+	done < /tmp/sched.stats
+	echo none
+}
+paste -d' ' /tmp/pp.a /tmp/pp.b > /tmp/pp
+while read -r comm pid nv0 niv0 nva niva nvb nivb; do
 	within "$comm: voluntary switches as /proc counts them" \
-		"$(s slices.$comm.voluntary)" $((nv - 1)) $((nv + 2))
-	within "$comm: involuntary switches" "$(s slices.$comm.involuntary)" \
-		0 $((niv + 1))
-	within "$comm: a run-queue latency per switch" "$(s runs.$comm)" \
-		$((nv + niv - 2)) $((nv + niv + 2))
-	within "$comm: an off-CPU time per block" "$(s wakeups.$comm)" \
-		$((nv - 2)) $((nv + 1))
-	within "$comm: round trips made it block" "$nv" 250 1000
+		"$(ps slices.$comm.voluntary)" $((nva - nv0 - 2)) $((nvb - nv0))
+	within "$comm: involuntary switches as /proc counts them" \
+		"$(ps slices.$comm.involuntary)" $((niva - niv0 - 2)) $((nivb - niv0))
+	within "$comm: a run-queue latency per switch" "$(ps runs.$comm)" \
+		$((nva + niva - nv0 - niv0 - 3)) $((nvb + nivb - nv0 - niv0 + 1))
+	within "$comm: an off-CPU time per block" "$(ps wakeups.$comm)" \
+		$((nva - nv0 - 3)) $((nvb - nv0 + 1))
+	within "$comm: round trips made it block" $((nva - nv0)) 250 1000
 	case $comm in
 	tpsping) cpu=0 ;;
 	*) cpu=1 ;;
 	esac
 	within "$comm: its CPU's run-queue latencies hold its own" \
-		"$(s runqlat.cpu$cpu.count)" $((nv + niv - 2)) "$(s runqlat.count)"
+		"$(ps runqlat.cpu$cpu.count)" $((nva + niva - nv0 - niv0 - 3)) \
+		"$(ps runqlat.count)"
 done < /tmp/pp
 is "both sides reported" "$(wc -l < /tmp/pp)" 2
 

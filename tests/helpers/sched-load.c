@@ -8,8 +8,12 @@
  * sched-load pingpong K
  *	As "tpsping" on CPU 0 and "tpspong" on CPU 1 (both on CPU 0 with one
  *	CPU): K round trips of one byte over two pipes. Each prints "COMM
- *	NVCSW NIVCSW", its voluntary and involuntary switches as the kernel
- *	counts them, and then "elapsed NS" follows, for the benchmark.
+ *	PID NVCSW NIVCSW": its voluntary and involuntary switches as the
+ *	kernel counted them just before it took its name, and "COMM done NV
+ *	NIV" after the round trips, then waits for the end of its input, so a
+ *	test can compare what was counted since with /proc/PID/status while
+ *	both are blocked. "elapsed NS", the round trips' time, follows, for
+ *	the benchmark.
  * sched-load spin SECONDS
  *	As "tpshog": keeps a CPU busy for SECONDS.
  * Run as "tpsexecd" (a link to it): exits at once.
@@ -47,23 +51,46 @@ static void become(const char *comm, int cpu)
 		die("sched_setaffinity");
 }
 
-/* "COMM NVCSW NIVCSW" from /proc/self/status. */
-static void print_switches(const char *comm)
+/* The kernel's count of this task's voluntary and involuntary switches. */
+static void read_switches(long *nv, long *niv)
 {
 	FILE *f = fopen("/proc/self/status", "r");
-	long nv = -1, niv = -1;
 	char line[256];
 
 	if (!f)
 		die("/proc/self/status");
+	*nv = *niv = -1;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "voluntary_ctxt_switches: %ld", &nv) == 1)
+		if (sscanf(line, "voluntary_ctxt_switches: %ld", nv) == 1)
 			continue;
-		if (sscanf(line, "nonvoluntary_ctxt_switches: %ld", &niv) == 1)
+		if (sscanf(line, "nonvoluntary_ctxt_switches: %ld", niv) == 1)
 			continue;
 	}
 	fclose(f);
-	printf("%s %ld %ld\n", comm, nv, niv);
+}
+
+/*
+ * Prints "COMM PID NVCSW NIVCSW" as of just before it names this task:
+ * reading them takes long on a debug kernel, and switches meanwhile would
+ * count under the new name but not in the difference.
+ */
+static void become_counted(const char *comm, int cpu)
+{
+	long nv, niv;
+
+	read_switches(&nv, &niv);
+	become(comm, cpu);
+	printf("%s %d %ld %ld\n", comm, getpid(), nv, niv);
+	fflush(stdout);
+}
+
+/* "COMM done NVCSW NIVCSW": the kernel's counts after the round trips. */
+static void print_done(const char *comm)
+{
+	long nv, niv;
+
+	read_switches(&nv, &niv);
+	printf("%s done %ld %ld\n", comm, nv, niv);
 	fflush(stdout);
 }
 
@@ -87,6 +114,15 @@ static int fork_children(long n, char *program)
 			die("child");
 	}
 	return 0;
+}
+
+/* Blocks until standard input ends: at once when it is /dev/null. */
+static void wait_for_eof(void)
+{
+	char c;
+
+	while (read(0, &c, 1) > 0)
+		;
 }
 
 static void bounce(int in, int out, long k, int first)
@@ -114,7 +150,7 @@ static long long now_ns(void)
 
 static int pingpong(long k)
 {
-	long long start = now_ns();
+	long long start = now_ns(), elapsed;
 	int there[2], back[2], status;
 	pid_t pid;
 
@@ -124,17 +160,20 @@ static int pingpong(long k)
 	if (pid < 0)
 		die("fork");
 	if (!pid) {
-		become("tpspong", 1);
+		become_counted("tpspong", 1);
 		bounce(there[0], back[1], k, 0);
-		print_switches("tpspong");
+		print_done("tpspong");
+		wait_for_eof();
 		_exit(0);
 	}
-	become("tpsping", 0);
+	become_counted("tpsping", 0);
 	bounce(back[0], there[1], k, 1);
+	elapsed = now_ns() - start;
+	print_done("tpsping");
+	wait_for_eof();
 	if (waitpid(pid, &status, 0) != pid || status)
 		die("pong");
-	print_switches("tpsping");
-	printf("elapsed %lld\n", now_ns() - start);
+	printf("elapsed %lld\n", elapsed);
 	return 0;
 }
 
