@@ -86,8 +86,7 @@ void tpstat_sched_wakeup_new(void *data, struct task_struct *p)
 /*
  * prev_state is what the task had set before calling schedule(): a switch
  * is voluntary when it was not preempted and had set a sleeping state, as
- * the kernel counts nvcsw. Whether it left the run queue is its state now:
- * one with a signal pending was put back to running and stays queued.
+ * the kernel counts nvcsw.
  */
 static void sched_switch_out(struct task_struct *prev, bool preempt,
 			     unsigned int prev_state, u64 now,
@@ -107,7 +106,12 @@ static void sched_switch_out(struct task_struct *prev, bool preempt,
 		tpstat_keyed_count(ref, voluntary ? SCHED_COMM_VOLUNTARY :
 					SCHED_COMM_INVOLUNTARY);
 	}
-	if (READ_ONCE(prev->__state) == TASK_RUNNING)
+	/*
+	 * A preempted task stays on the run queue whatever state it had set
+	 * (a full-preemption kernel preempts tasks about to sleep), as does
+	 * one a wakeup or a signal already put back to running.
+	 */
+	if (preempt || READ_ONCE(prev->__state) == TASK_RUNNING)
 		tpstat_pairs_start(&tpstat_sched_queued, prev->pid, &start);
 	else if (!(prev_state & TASK_DEAD))
 		tpstat_pairs_start(&tpstat_sched_blocked, prev->pid, &start);
