@@ -203,3 +203,162 @@ kmemleak_check() {
 	is "no leak from a tpstat module after unloading everything" "$ours" 0
 	[ "$ours" -eq 0 ] || sed 's/^/# /' $KMEMLEAK
 }
+
+# Every address range the kernel's code and data may lie in, from the
+# kernel itself, as "LO HI" lines of 16 lowercase hex digits: the image
+# (_stext to _end in /proc/kallsyms, whose addresses are real for root),
+# each module (its lowest to its highest symbol, widened to whole pages,
+# since a module's sections are page-aligned; its per-CPU symbols show as
+# offsets into the per-CPU area, below the kernel half, and are left out),
+# and each segment of
+# /proc/kcore (the direct map, vmalloc and module areas, vmemmap), so that
+# heap pointers count too.
+kernel_ranges() {
+	awk '
+	$3 == "_stext" { lo = $1 }
+	$3 == "_end" { hi = $1 }
+	$4 ~ /^\[/ && "x" $1 >= "x8000000000000000" {
+		a = "x" $1
+		if (!($4 in mlo) || a < mlo[$4])
+			mlo[$4] = a
+		if (!($4 in mhi) || a > mhi[$4])
+			mhi[$4] = a
+	}
+	END {
+		if (lo != "" && hi != "")
+			print lo, hi
+		for (m in mlo)
+			print substr(mlo[m], 2, 13) "000", substr(mhi[m], 2, 13) "fff"
+	}' /proc/kallsyms
+	[ -r /proc/kcore ] || return 0
+	# The ELF program headers: 56 bytes each, from e_phoff, in 8-byte
+	# words as od prints them (little-endian, as the kernel wrote them).
+	od -A n -t x8 -v -N 8192 /proc/kcore | awk '
+	function num(h,   i, n) {
+		n = 0
+		for (i = 1; i <= length(h); i++)
+			n = n * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
+		return n
+	}
+	# (a + b) mod 2^64, digit by digit: awk numbers are doubles.
+	function add(a, b,   i, c, d, s) {
+		s = ""
+		c = 0
+		for (i = 16; i >= 1; i--) {
+			d = num(substr(a, i, 1)) + num(substr(b, i, 1)) + c
+			c = int(d / 16)
+			s = substr("0123456789abcdef", d % 16 + 1, 1) s
+		}
+		return s
+	}
+	{ for (i = 1; i <= NF; i++) w[n++] = $i }
+	END {
+		phoff = num(w[4]) / 8
+		phnum = num(substr(w[7], 13, 4))
+		for (i = 0; i < phnum; i++) {
+			p = phoff + 7 * i
+			# PT_LOAD, in the low half of the word with p_flags.
+			if (substr(w[p], 9, 8) != "00000001" || w[p + 5] ~ /^0+$/)
+				continue
+			print w[p + 2], add(add(w[p + 2], w[p + 5]), "ffffffffffffffff")
+		}
+	}'
+}
+
+# address_leaks FILE...: every number in FILEs ("-" for stdin) that falls
+# inside one of kernel_ranges, read as decimal, as hex after "0x", or as
+# bare hex of 8 digits or more; and the shape of a hashed %p (16 hex digits,
+# the first 8 zeros) or of one printed before hashing was ready. Prints
+# "FILE: NUMBER (how it was read)" for each; nothing if there is none.
+address_leaks() {
+	kernel_ranges > /tmp/kernel-ranges
+	awk '
+	# Exact, on digit strings: awk numbers are doubles.
+	function dec2hex(s,   h, q, r, i, d, n) {
+		h = ""
+		while (s != "" && s !~ /^0+$/) {
+			q = ""
+			r = 0
+			for (i = 1; i <= length(s); i++) {
+				d = r * 10 + substr(s, i, 1)
+				n = int(d / 16)
+				r = d - n * 16
+				if (q != "" || n)
+					q = q n
+			}
+			h = substr("0123456789abcdef", r + 1, 1) h
+			s = q
+		}
+		return h
+	}
+	# Compared as strings of equal length, "x" first so never as numbers.
+	function inside(h, what,   i) {
+		sub(/^0+/, "", h)
+		if (length(h) > 16)
+			return
+		h = "x" substr("0000000000000000", 1, 16 - length(h)) h
+		for (i = 0; i < nr; i++)
+			if (h >= lo[i] && h <= hi[i]) {
+				print FILENAME ": " what " in " substr(lo[i], 2) "-" substr(hi[i], 2)
+				return
+			}
+	}
+	BEGIN { nr = 0 }
+	FNR == NR { lo[nr] = "x" $1; hi[nr] = "x" $2; nr++; next }
+	index($0, "ptrval") { print FILENAME ": " $0 " (a %p before hashing)" }
+	{
+		line = tolower($0)
+		s = line
+		while (match(s, /0x[0-9a-f]+/)) {
+			t = substr(s, RSTART + 2, RLENGTH - 2)
+			inside(t, "0x" t " (hex)")
+			s = substr(s, RSTART + RLENGTH)
+		}
+		s = line
+		while (match(s, /[0-9]+/)) {
+			t = substr(s, RSTART, RLENGTH)
+			s = substr(s, RSTART + RLENGTH)
+			inside(dec2hex(t), t " (decimal)")
+		}
+		s = line
+		while (match(s, /[0-9a-f]+/)) {
+			t = substr(s, RSTART, RLENGTH)
+			s = substr(s, RSTART + RLENGTH)
+			if (length(t) == 16 && t ~ /^00000000/)
+				print FILENAME ": " t " (a hashed %p)"
+			else if (length(t) >= 8)
+				inside(t, t " (bare hex)")
+		}
+	}' /tmp/kernel-ranges "$@"
+}
+
+# tpstat_files: every readable file of tpstat's and of the test and sample
+# modules' debugfs directories.
+tpstat_files() {
+	find /sys/kernel/debug/tpstat* -type f -perm -0400
+}
+
+# same DESC GOT WANT: files GOT and WANT hold the same lines, in any order;
+# if not, the lines only one of them holds, "-" wanted and "+" got.
+same() {
+	sort "$2" > /tmp/same.got
+	sort "$3" > /tmp/same.want
+	if cmp -s /tmp/same.got /tmp/same.want; then
+		pass "$1"
+	else
+		fail "$1"
+		diff /tmp/same.want /tmp/same.got | grep '^[-+][^-+]' | sed 's/^/# /'
+	fi
+	rm -f /tmp/same.got /tmp/same.want
+}
+
+# The online CPUs as the files' columns title them: "0-1,3" -> "cpu0 cpu1 cpu3".
+online_columns() {
+	for r in $(tr , ' ' < /sys/devices/system/cpu/online); do
+		c=${r%-*}
+		while [ "$c" -le "${r#*-}" ]; do
+			printf 'cpu%d ' "$c"
+			c=$((c + 1))
+		done
+	done | sed 's/ $//'
+}
