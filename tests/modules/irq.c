@@ -11,6 +11,9 @@
  *   echo N > tasklet_hi       N runs of a HI_SOFTIRQ tasklet
  *   echo C > hold             a tasklet on CPU C that runs until
  *   echo 1 > release          (or for 15 s at most); held reads Y meanwhile
+ *   echo 'N D' > fire_nested  N times, D nested hard IRQs: the handler of
+ *                             line tpstat_test_nest0 raises line 1 and so on,
+ *                             as a demultiplexing handler does, D at most 8
  *
  * All but hold run on the writer's CPU, one run after the other: each
  * write returns once the last has finished.
@@ -27,10 +30,13 @@
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
+#include <linux/uaccess.h>
 
 #define TPSTAT_TEST_IRQ_MAX	1000000U
 /* Long enough for a slow guest, short of the soft lockup detector's 20 s. */
 #define TPSTAT_TEST_HOLD_NS	(15 * NSEC_PER_SEC)
+/* Lines of the nested chain: deeper than an IRQ probe keeps frames for. */
+#define TPSTAT_TEST_NEST_MAX	8
 
 static unsigned int test_irq;
 /* Each handler's dev_id: a shared line needs a distinct one per handler. */
@@ -41,6 +47,14 @@ static DEFINE_MUTEX(test_lock);
 static DECLARE_COMPLETION(test_done);
 static bool test_held;
 static bool test_release;
+/* The chain's first line, and how deep the next fire_nested goes. */
+static unsigned int test_nest_irq;
+static unsigned int test_nest_depth;
+static const char *const test_nest_names[TPSTAT_TEST_NEST_MAX] = {
+	"tpstat_test_nest0", "tpstat_test_nest1", "tpstat_test_nest2",
+	"tpstat_test_nest3", "tpstat_test_nest4", "tpstat_test_nest5",
+	"tpstat_test_nest6", "tpstat_test_nest7",
+};
 
 static irqreturn_t tpstat_test_irq_a(int irq, void *dev_id)
 {
@@ -59,6 +73,23 @@ static void tpstat_test_irq_raise(struct irq_work *work)
 }
 
 static struct irq_work test_raise_work = IRQ_WORK_INIT_HARD(tpstat_test_irq_raise);
+
+/* Line i of the chain: raises line i + 1 from inside its handler. */
+static irqreturn_t tpstat_test_nest(int irq, void *dev_id)
+{
+	unsigned int i = irq - test_nest_irq;
+
+	if (i + 1 < READ_ONCE(test_nest_depth))
+		generic_handle_irq(irq + 1);
+	return IRQ_HANDLED;
+}
+
+static void tpstat_test_nest_raise(struct irq_work *work)
+{
+	generic_handle_irq(test_nest_irq);
+}
+
+static struct irq_work test_nest_work = IRQ_WORK_INIT_HARD(tpstat_test_nest_raise);
 
 /* Softirqs run with interrupts on: the interrupt comes inside this run. */
 static void tpstat_test_irq_in_tasklet(struct tasklet_struct *t)
@@ -137,6 +168,37 @@ static const struct file_operations tpstat_test_repeat_fops = {
 	.write = tpstat_test_repeat_write,
 };
 
+static ssize_t tpstat_test_nested_write(struct file *file,
+					const char __user *ubuf, size_t count,
+					loff_t *ppos)
+{
+	unsigned int n, depth, i;
+	char buf[32];
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (sscanf(buf, "%u %u", &n, &depth) != 2 || n > TPSTAT_TEST_IRQ_MAX ||
+	    !depth || depth > TPSTAT_TEST_NEST_MAX)
+		return -EINVAL;
+	mutex_lock(&test_lock);
+	WRITE_ONCE(test_nest_depth, depth);
+	for (i = 0; i < n; i++) {
+		irq_work_queue(&test_nest_work);
+		irq_work_sync(&test_nest_work);
+		cond_resched();
+	}
+	mutex_unlock(&test_lock);
+	return count;
+}
+
+static const struct file_operations tpstat_test_nested_fops = {
+	.owner = THIS_MODULE,
+	.write = tpstat_test_nested_write,
+};
+
 static void tpstat_test_schedule_hold(void *unused)
 {
 	tasklet_schedule(&test_hold_tasklet);
@@ -178,7 +240,14 @@ static const struct file_operations tpstat_test_release_fops = {
 	.write = tpstat_test_release_write,
 };
 
-static void tpstat_test_irq_free(void)
+static void tpstat_test_nest_free(unsigned int nr)
+{
+	while (nr--)
+		free_irq(test_nest_irq + nr, &test_dev_a);
+	irq_free_descs(test_nest_irq, TPSTAT_TEST_NEST_MAX);
+}
+
+static void tpstat_test_line_free(void)
 {
 	free_irq(test_irq, &test_dev_b);
 	free_irq(test_irq, &test_dev_a);
@@ -215,12 +284,41 @@ free_descs:
 	return err;
 }
 
+/* The nested chain: consecutive lines, each with one handler. */
+static int tpstat_test_nest_lines(void)
+{
+	unsigned int i;
+	int irq, err;
+
+	irq = __irq_alloc_descs(-1, 0, TPSTAT_TEST_NEST_MAX, NUMA_NO_NODE,
+				NULL, NULL);
+	if (irq < 0)
+		return irq;
+	test_nest_irq = irq;
+	for (i = 0; i < TPSTAT_TEST_NEST_MAX; i++) {
+		irq_set_chip_and_handler(irq + i, &dummy_irq_chip,
+					 handle_simple_irq);
+		err = request_irq(irq + i, tpstat_test_nest, 0,
+				  test_nest_names[i], &test_dev_a);
+		if (err) {
+			tpstat_test_nest_free(i);
+			return err;
+		}
+	}
+	return 0;
+}
+
 static int __init tpstat_test_irq_init(void)
 {
 	int err = tpstat_test_irq_line();
 
 	if (err)
 		return err;
+	err = tpstat_test_nest_lines();
+	if (err) {
+		tpstat_test_line_free();
+		return err;
+	}
 	test_dir = debugfs_create_dir("tpstat_test_irq", NULL);
 	debugfs_create_file("fire", 0200, test_dir, tpstat_test_fire,
 			    &tpstat_test_repeat_fops);
@@ -233,6 +331,8 @@ static int __init tpstat_test_irq_init(void)
 	debugfs_create_file("release", 0200, test_dir, NULL,
 			    &tpstat_test_release_fops);
 	debugfs_create_bool("held", 0400, test_dir, &test_held);
+	debugfs_create_file("fire_nested", 0200, test_dir, NULL,
+			    &tpstat_test_nested_fops);
 	return 0;
 }
 
@@ -245,7 +345,9 @@ static void __exit tpstat_test_irq_exit(void)
 	tasklet_kill(&test_in_tasklet);
 	tasklet_kill(&test_hi_tasklet);
 	irq_work_sync(&test_raise_work);
-	tpstat_test_irq_free();
+	irq_work_sync(&test_nest_work);
+	tpstat_test_nest_free(TPSTAT_TEST_NEST_MAX);
+	tpstat_test_line_free();
 }
 
 module_init(tpstat_test_irq_init);
