@@ -54,7 +54,7 @@ function spread(list) {
 		lowest(list) / 1e6, highest(list) / 1e6)
 }
 
-function fmt(x) { return x == "" ? na() : sprintf(x < 100 ? "%.1f" : "%.0f", x) }
+function fmt(x) { return x == "" ? na() : sprintf(x < 100 && x > -100 ? "%.1f" : "%.0f", x) }
 function ratio(x) { return x == "" ? na() : sprintf("%.2f", x) }
 function pct(x) { return x == "" ? na() : sprintf("%+.2f%%", x) }
 
