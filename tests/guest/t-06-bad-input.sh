@@ -26,15 +26,31 @@ refused "reset refuses 0" $TP/test/reset 0
 within "an empty write is a no-op or refused" \
 	"$(write_error $TP/test/enable '' | sed 's/accepted/0/; s/EINVAL/0/')" 0 0
 
-# One write of 1 MiB, and a valid line one byte per write.
 is "a 1 MiB write is refused" \
 	"$(head -c 1048576 /dev/zero | /payload/bin/write-once $TP/test/enable)" EINVAL
-printf '1\n' | dd of=$TP/test/enable bs=1 2>/dev/null
-is "one byte at a time: the digit is a whole line" "$(cat $TP/test/enable)" 1
 
-is "still enabled" "$(cat $TP/test/enable)" 1
+# A line one byte per write(), as a slow writer sends it, from the state
+# opposite to the one it asks for, both ways. Each write is a line of its
+# own: the digit alone is whole and taken, the newline after it an empty
+# line, refused.
+is "enabled before the one-byte writes" "$(cat $TP/test/enable)" 1
+is "'0\\n' one byte at a time: the digit taken, the newline refused" \
+	"$(printf '0\n' | /payload/bin/write-bytes $TP/test/enable)" "accepted EINVAL"
+is "so the set is disabled" "$(cat $TP/test/enable)" 0
+is "its probe detached" "$(state_of test tpstat_test_fire)" disabled
+fire 3
+is "and counting nothing" "$(stat_of test tpstat_test_fire.hits)" 5
+is "'1\\n' one byte at a time: the digit taken, the newline refused" \
+	"$(printf '1\n' | /payload/bin/write-bytes $TP/test/enable)" "accepted EINVAL"
+is "so the set is enabled again" "$(cat $TP/test/enable)" 1
+is "its probe attached again" "$(state_of test tpstat_test_fire)" attached
+
 is "counts unchanged" "$(stat_of test tpstat_test_fire.hits)" 5
 is "histogram unchanged" "$(stat_of test hist.count)" 5
+is "reset '1\\n' one byte at a time: the digit taken, the newline refused" \
+	"$(printf '1\n' | /payload/bin/write-bytes $TP/test/reset)" "accepted EINVAL"
+is "so the counts are reset" \
+	"$(stat_of test tpstat_test_fire.hits) $(stat_of test hist.count)" "0 0"
 
 C=$TP/count/control
 name128=$(printf 'a%0127d' 0)
@@ -46,7 +62,8 @@ refused "control: removing what is not counted" $C '!sched_switch' ENOENT
 is "control unchanged" "$(cat $C)" tpstat_test_fire
 is "the longest name is accepted" "$(write_error $C "$(printf 'a%0126d' 0)")" accepted
 is "a name nothing provides waits" "$(state_of count "$(printf 'a%0126d' 0)")" waiting
-is "count unchanged" "$(stat_of count tpstat_test_fire.hits)" 5
+# The count set counted all 8 fired: 5, then 3 while the test set was off.
+is "count unchanged" "$(stat_of count tpstat_test_fire.hits)" 8
 rmmod tpstat_count
 
 # refused_load DESC MODULE PARAMS ERRNO
