@@ -33,12 +33,59 @@ targets=$(find $TP -type f -perm -0200)
 sets=$(ls -d $TP/*/ | wc -l)
 is "targets: enable and reset of each of the $sets sets, and control" \
 	"$(echo "$targets" | wc -w)" $((2 * sets + 1))
-/payload/bin/fuzz-write 1 ${FUZZ_ROUNDS:-300} $data -- $targets > /tmp/fuzz.tap
+
+# The state every write may move, before and after the fuzzing: each
+# set's enable, the counted tracepoints, each probe's state, and the stats
+# of the sets that keep still.
+state() {
+	mkdir -p "$1"
+	for f in $TP/*/enable; do
+		echo "$f $(cat "$f")"
+	done > "$1/enable"
+	cat $TP/count/control > "$1/control"
+	awk '{ print $1, $2, $3 }' $TP/probes > "$1/probes"
+	for f in $data; do
+		s=${f%/stats}
+		grep -v '^since_reset_ns ' "$f" > "$1/stats.${s##*/}"
+	done
+}
+state /tmp/fuzz.before
+# The fuzzer checks every write against the same state, and undoes and
+# reports what an accepted one did.
+# shellcheck disable=SC2086
+/payload/bin/fuzz-write 1 ${FUZZ_ROUNDS:-300} $data $TP/*/enable $TP/count/control \
+	$TP/probes -- $targets > /tmp/fuzz.tap
 is "fuzz-write ran to its end" $? 0
 sed "s/^\(not \)\{0,1\}ok - /&$T: /" /tmp/fuzz.tap
+
+# Nothing written first: a set the fuzzing left disabled, or a name it
+# left in control, shows here.
+state /tmp/fuzz.after
+same "after the fuzzing: every set's enable as before" \
+	/tmp/fuzz.after/enable /tmp/fuzz.before/enable
+same "after the fuzzing: the counted tracepoints as before" \
+	/tmp/fuzz.after/control /tmp/fuzz.before/control
+same "after the fuzzing: every probe's state as before" \
+	/tmp/fuzz.after/probes /tmp/fuzz.before/probes
+# A set the fuzzer reset (a "1" taken by reset, or a probe of control
+# removed and added back) must read as a reset leaves it: another reset
+# now changes nothing. Every other set must read as before.
+for f in $data; do
+	s=${f%/stats}
+	if grep -qx "# reset $s" /tmp/fuzz.tap; then
+		echo 1 > "$s/reset"
+		grep -v '^since_reset_ns ' "$f" > /tmp/fuzz.reset
+		same "after the fuzzing: ${s##*/} reads as the reset the fuzzer made left it" \
+			/tmp/fuzz.after/stats.${s##*/} /tmp/fuzz.reset
+	else
+		same "after the fuzzing: ${s##*/}'s stats as before" \
+			/tmp/fuzz.after/stats.${s##*/} /tmp/fuzz.before/stats.${s##*/}
+	fi
+done
 check "the sets still count exactly after the fuzzing" sh -c \
-	"echo 1 > $TP/test/reset && echo 1 > $TP/test/enable && echo 7 > $FIRE &&
+	"echo 1 > $TP/test/reset && echo 7 > $FIRE &&
 	 grep -qx 'tpstat_test_fire.hits 7' $TP/test/stats"
+rm -rf /tmp/fuzz.before /tmp/fuzz.after /tmp/fuzz.reset
 unload_all
 
 # Each parameter gets what a typo or a hostile caller could send; every load

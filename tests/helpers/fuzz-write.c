@@ -2,12 +2,27 @@
 /*
  * fuzz-write SEED ROUNDS DATA_FILE... -- TARGET_FILE...
  *
- * Throws bad input at writable files: random bytes, empty writes, one byte
- * per write, 1 MiB, huge and negative numbers, embedded NULs. Every write
- * must be answered with an error or accepted; after every rejected one the
- * DATA_FILEs (stats files) must read as before, "since_reset_ns" aside.
+ * Throws bad input at writable files: random bytes, empty writes, 1 MiB,
+ * huge and negative numbers, embedded NULs, then one byte per write. Every
+ * write must be answered with an error or accepted. The DATA_FILEs (stats,
+ * enable and control files, and the probes file, of which only the set,
+ * tracepoint and state columns count) hold the state no write may move
+ * unless it was accepted and meant to; "since_reset_ns" lines aside.
+ *
+ * A write that was refused must leave the data as it was. One that was
+ * accepted must be a line its file takes (TARGET's name says which: enable,
+ * reset or control) and do what it says, which is checked and undone:
+ * enable reads back the digit written, then the old state is written
+ * back; control lists a name added, which is then removed again, or stops
+ * listing a name removed, which is then added again. Then the data must be
+ * as before, but for what cannot be undone: a reset, or a probe removed
+ * and added again, whose counts start over. Each accepted write prints
+ * "# accepted TARGET 'LINE'", and each set whose data it legitimately
+ * changed "# reset SET_DIR", for the caller to check.
+ *
  * Prints one TAP line per target and exits non-zero on the first breach.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -16,30 +31,47 @@
 #include <unistd.h>
 
 #define BIG (1024 * 1024)
+#define NAME_MAX_LEN 127
 
-static char *snapshot(char **files, int n)
+static char **data;
+static int nd;
+
+/* Appends what @path holds to @buf, as snapshot() keeps it. */
+static size_t snapshot_file(char *buf, size_t len, size_t size, const char *path)
+{
+	int probes = !strcmp(strrchr(path, '/') ?: path, "/probes");
+	FILE *f = fopen(path, "r");
+	char line[512];
+
+	if (!f)
+		return len;
+	while (fgets(line, sizeof(line), f)) {
+		char set[128], tp[160], state[32];
+		size_t n;
+
+		if (!strncmp(line, "since_reset_ns ", 15))
+			continue;
+		/* Hits and dropped of live sets move by themselves. */
+		if (probes && sscanf(line, "%127s %159s %31s", set, tp, state) == 3)
+			snprintf(line, sizeof(line), "%s %s %s\n", set, tp, state);
+		n = strlen(line);
+		if (len + n < size - 1) {
+			memcpy(buf + len, line, n);
+			len += n;
+		}
+	}
+	fclose(f);
+	return len;
+}
+
+static char *snapshot(void)
 {
 	static char buf[BIG];
 	size_t len = 0;
 	int i;
 
-	for (i = 0; i < n; i++) {
-		FILE *f = fopen(files[i], "r");
-		char line[512];
-
-		if (!f)
-			continue;
-		while (fgets(line, sizeof(line), f)) {
-			size_t n = strlen(line);
-
-			if (strncmp(line, "since_reset_ns ", 15) &&
-			    len + n < sizeof(buf) - 1) {
-				memcpy(buf + len, line, n);
-				len += n;
-			}
-		}
-		fclose(f);
-	}
+	for (i = 0; i < nd; i++)
+		len = snapshot_file(buf, len, sizeof(buf), data[i]);
 	buf[len] = '\0';
 	return strdup(buf);
 }
@@ -80,6 +112,7 @@ static size_t make_input(char *buf, int kind)
 	return len;
 }
 
+/* One write() on a fresh open: 0 or -errno. */
 static int write_once(const char *path, const char *buf, size_t len)
 {
 	int fd = open(path, O_WRONLY);
@@ -93,22 +126,234 @@ static int write_once(const char *path, const char *buf, size_t len)
 	return n;
 }
 
-/* One byte per write(), as a slow writer would send "1\n". */
-static void write_bytewise(const char *path)
+static int write_str(const char *path, const char *s)
 {
-	int fd = open(path, O_WRONLY);
+	return write_once(path, s, strlen(s));
+}
+
+/* What @path holds, whole. */
+static char *read_file(const char *path)
+{
+	static char buf[BIG];
+	int fd = open(path, O_RDONLY);
+	ssize_t n, len = 0;
 
 	if (fd < 0)
-		return;
-	if (write(fd, "1", 1) < 0 || write(fd, "\n", 1) < 0)
-		errno = 0;
+		return strdup("");
+	while ((n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += n;
 	close(fd);
+	buf[len] = '\0';
+	return strdup(buf);
+}
+
+/* Whether @list, a file's lines, has @name as one of them. */
+static int lists(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = list;
+
+	while ((p = strstr(p, name))) {
+		if ((p == list || p[-1] == '\n') && (p[n] == '\n' || !p[n]))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+static int is_name(const char *s)
+{
+	size_t i;
+
+	for (i = 0; s[i]; i++) {
+		char c = s[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+		      (i && c >= '0' && c <= '9')))
+			return 0;
+	}
+	return i && i <= NAME_MAX_LEN;
+}
+
+/* The target's directory, the set it belongs to. */
+static const char *set_of(const char *target)
+{
+	static char dir[4096];
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", target);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	return dir;
+}
+
+/* @buf escaped for one line of output: printable ASCII, else \ooo. */
+static const char *escaped(const char *buf, size_t len)
+{
+	static char out[4 * 300 + 1];
+	size_t i, o = 0;
+
+	for (i = 0; i < len && o + 5 < sizeof(out); i++) {
+		unsigned char c = buf[i];
+
+		if (c >= ' ' && c < 127 && c != '\\' && c != '\'')
+			out[o++] = c;
+		else
+			o += sprintf(out + o, "\\%03o", c);
+	}
+	out[o] = '\0';
+	return out;
+}
+
+/*
+ * An accepted write of @buf to @target, which read @was before: checks
+ * that it is a line the file takes and did what it says, and undoes it.
+ * Returns 1 if the data may have changed for good (a reset), 0 if it must
+ * be as before, -1 on a breach, printed.
+ */
+static int check_taken(const char *target, const char *was, const char *buf,
+		       size_t len)
+{
+	const char *file = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
+	char line[300], path[4200], *before, *after;
+	int moved = 0, ok = 1;
+
+	printf("# accepted %s '%s'\n", target, escaped(buf, len));
+	/* One line: no NUL, at most one newline, at its end. */
+	if (len && buf[len - 1] == '\n')
+		len--;
+	if (!len || len >= sizeof(line) || memchr(buf, '\0', len) ||
+	    memchr(buf, '\n', len)) {
+		printf("not ok - fuzz %s: accepted what is not one line\n", target);
+		return -1;
+	}
+	memcpy(line, buf, len);
+	line[len] = '\0';
+
+	if (!strcmp(file, "enable")) {
+		if (strcmp(line, "0") && strcmp(line, "1")) {
+			printf("not ok - fuzz %s: accepted '%s', not 0 or 1\n", target,
+			       escaped(line, len));
+			return -1;
+		}
+		after = read_file(target);
+		ok = after[0] == line[0] && !strcmp(after + 1, "\n");
+		free(after);
+		/* The old state back, as a one-line write. */
+		snprintf(path, sizeof(path), "%c", was[0]);
+		ok = ok && !write_str(target, path);
+		after = read_file(target);
+		ok = ok && !strcmp(after, was);
+		free(after);
+		if (!ok) {
+			printf("not ok - fuzz %s: '%s' accepted, but not done and undone\n",
+			       target, line);
+			return -1;
+		}
+		return 0;
+	}
+	if (!strcmp(file, "reset")) {
+		if (strcmp(line, "1")) {
+			printf("not ok - fuzz %s: accepted '%s', not 1\n", target,
+			       escaped(line, len));
+			return -1;
+		}
+		printf("# reset %s\n", set_of(target));
+		return 1;
+	}
+	if (strcmp(file, "control")) {
+		printf("not ok - fuzz %s: accepted a write, and no such file should\n",
+		       target);
+		return -1;
+	}
+	if (!is_name(line[0] == '!' ? line + 1 : line)) {
+		printf("not ok - fuzz %s: accepted '%s', not a name or !name\n",
+		       target, escaped(line, len));
+		return -1;
+	}
+	after = read_file(target);
+	if (line[0] == '!') {
+		/* A name counted, removed: its counts start over when added back. */
+		ok = !lists(after, line + 1) && !write_str(target, line + 1);
+		moved = 1;
+		printf("# reset %s\n", set_of(target));
+	} else {
+		snprintf(path, sizeof(path), "!%s", line);
+		ok = lists(after, line) && !write_str(target, path);
+	}
+	free(after);
+	before = read_file(target);
+	if (!ok || lists(before, line[0] == '!' ? line + 1 : line) != (line[0] == '!')) {
+		printf("not ok - fuzz %s: '%s' accepted, but not done and undone\n",
+		       target, line);
+		moved = -1;
+	}
+	free(before);
+	return moved;
+}
+
+/*
+ * One byte per write(), as a slow writer sends a line, on one open file:
+ * each byte is a line of its own. Writes @s so, and checks what each write
+ * got against @want ("0" refused, "1" accepted, per byte).
+ */
+static int bytewise(const char *target, const char *s, const char *want)
+{
+	int fd = open(target, O_WRONLY);
+	size_t i;
+	int ok = fd >= 0;
+
+	for (i = 0; ok && s[i]; i++)
+		ok = (write(fd, s + i, 1) == 1) == (want[i] == '1');
+	if (fd >= 0)
+		close(fd);
+	if (!ok)
+		printf("not ok - fuzz %s: '%s' one byte per write: byte %zu answered wrong\n",
+		       target, escaped(s, strlen(s)), i);
+	return ok;
+}
+
+/*
+ * The one-byte writes of each kind of file, leaving it as it was: enable
+ * flipped and back (the digit taken, the newline after it refused), a
+ * name added to control and removed, nothing a reset takes.
+ */
+static int bytewise_all(const char *target)
+{
+	const char *file = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
+	char *was, *now;
+	int ok = 1;
+
+	if (!strcmp(file, "enable")) {
+		was = read_file(target);
+		ok = bytewise(target, was[0] == '1' ? "0\n" : "1\n", "10");
+		now = read_file(target);
+		ok = ok && now[0] != was[0];
+		free(now);
+		ok = ok && bytewise(target, was[0] == '1' ? "1\n" : "0\n", "10");
+		now = read_file(target);
+		ok = ok && !strcmp(now, was);
+		free(now);
+		free(was);
+	} else if (!strcmp(file, "control")) {
+		ok = bytewise(target, "z\n", "10");
+		now = read_file(target);
+		ok = ok && lists(now, "z") && !write_str(target, "!z");
+		free(now);
+	} else {
+		ok = bytewise(target, "0\n", "00");
+	}
+	if (!ok)
+		printf("not ok - fuzz %s: one byte per write did not do and undo what it said\n",
+		       target);
+	return ok;
 }
 
 int main(int argc, char **argv)
 {
-	char **data, **targets, *buf = malloc(BIG + 1);
-	int rounds, nd = 0, nt = 0, i, t;
+	char **targets, *buf = malloc(BIG + 1);
+	int rounds, nt = 0, i, t;
 
 	if (argc < 5 || !buf) {
 		fprintf(stderr, "usage: fuzz-write SEED ROUNDS DATA... -- TARGET...\n");
@@ -123,30 +368,46 @@ int main(int argc, char **argv)
 	nt = argc - 4 - nd;
 
 	for (t = 0; t < nt; t++) {
-		int accepted = 0, rejected = 0;
-		char *before = snapshot(data, nd);
+		int taken = 0, rejected = 0;
+		char *before = snapshot(), *after;
 
 		for (i = 0; i < rounds; i++) {
 			size_t len = make_input(buf, i % 8 == 7 ? 4 : i % 4);
-			int err = write_once(targets[t], buf, len);
-			char *after = snapshot(data, nd);
+			char *was = read_file(targets[t]);
+			int err = write_once(targets[t], buf, len), moved = 0;
 
-			if (err && strcmp(before, after)) {
-				printf("not ok - fuzz %s: refusal changed data (%d bytes, %s)\n",
-				       targets[t], (int)len, strerror(-err));
+			if (!err)
+				moved = check_taken(targets[t], was, buf, len);
+			free(was);
+			if (moved < 0)
+				return 1;
+			after = snapshot();
+			if (!moved && strcmp(before, after)) {
+				printf("not ok - fuzz %s: a %s write moved the data (%d bytes)\n",
+				       targets[t], err ? "refused" : "taken and undone",
+				       (int)len);
 				return 1;
 			}
 			if (err)
 				rejected++;
 			else
-				accepted++;
+				taken++;
 			free(before);
 			before = after;
 		}
-		write_bytewise(targets[t]);
-		printf("ok - fuzz %s: %d writes (%d accepted, %d refused), data kept\n",
-		       targets[t], rounds, accepted, rejected);
+		if (!bytewise_all(targets[t]))
+			return 1;
+		after = snapshot();
+		if (strcmp(before, after)) {
+			printf("not ok - fuzz %s: one byte per write changed the data\n",
+			       targets[t]);
+			return 1;
+		}
+		printf("ok - fuzz %s: %d writes (%d taken, each checked, %d refused)%s\n",
+		       targets[t], rounds, taken, rejected,
+		       ", then one byte per write, data kept");
 		free(before);
+		free(after);
 	}
 	return 0;
 }
