@@ -4,15 +4,23 @@
  * cases): @nr elements per CPU in each generation. Their ops are made by
  * TPSTAT_PERCPU_OPS() in internal.h from these.
  */
+#include <linux/error-injection.h>
 #include <linux/percpu.h>
 #include <linux/string.h>
 
 #include "internal.h"
 
-void __percpu *tpstat_percpu_alloc(unsigned int nr, size_t size, size_t align)
+/*
+ * Every per-CPU allocation of the core comes here. failslab never fails
+ * alloc_percpu(), so this is where fail_function makes one fail on demand
+ * (the debug kernel's fault injection test): kept out of line for that.
+ */
+noinline void __percpu *tpstat_percpu_alloc(unsigned int nr, size_t size,
+					    size_t align)
 {
 	return __alloc_percpu(nr * size, align);
 }
+ALLOW_ERROR_INJECTION(tpstat_percpu_alloc, NULL);
 
 void tpstat_percpu_clear(void __percpu *gen, unsigned int nr, size_t size,
 			 void (*init)(void *elem))

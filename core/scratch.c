@@ -32,7 +32,7 @@ static int tpstat_scratch_setup(struct tpstat_data *d)
 
 	s->offset = ALIGN(sizeof(unsigned int), align);
 	s->epoch = &d->set->epoch;
-	s->pcpu = __alloc_percpu(s->offset + s->size, align);
+	s->pcpu = tpstat_percpu_alloc(1, s->offset + s->size, align);
 	return s->pcpu ? 0 : -ENOMEM;
 }
 
