@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * write-once [--fail-nth N] FILE: reads stdin whole, writes it to FILE in a
- * single write(), and prints "accepted" or the errno's name. Shells cannot
- * do either: they split writes and do not say why one failed. With
- * --fail-nth, the Nth fault-injectable allocation of the write fails
- * (/proc/thread-self/fail-nth, set after the file is opened), and
- * " reached" follows if the write got that far.
+ * write-once [--fail-nth N | --fail-percpu N [--why]] FILE: reads stdin
+ * whole, writes it to FILE in a single write(), and prints "accepted" or the
+ * errno's name. Shells cannot do either: they split writes and do not say
+ * why one failed. With --fail-nth or --fail-percpu, the Nth fault point of
+ * the write fails (fail-point.h; set after the file is opened), and
+ * " reached" follows if the write got that far; with --why, then what the
+ * kernel logged it as: " (failslab)", " (fail_page_alloc)",
+ * " (fail_function)", or for an allocation made with __GFP_NOWARN, whose
+ * caller copes with a failure, that caller: " (kvmalloc)", " (kmemleak)",
+ * " (debugobjects)", else " (quiet)" (fail-point.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,47 +19,33 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fail-point.h"
+
 #define MAX_INPUT_BYTES (4 << 20)
-
-static int set_fail_nth(const char *n)
-{
-	int fd = open("/proc/thread-self/fail-nth", O_WRONLY);
-	int ok = fd >= 0 && write(fd, n, strlen(n)) == (ssize_t)strlen(n);
-
-	if (fd >= 0)
-		close(fd);
-	return ok ? 0 : -1;
-}
-
-/* What is left of the countdown: 0 once the Nth allocation has failed. */
-static int fail_nth_left(void)
-{
-	int fd = open("/proc/thread-self/fail-nth", O_RDONLY);
-	char n[16] = "";
-	ssize_t got;
-
-	if (fd < 0)
-		return -1;
-	got = read(fd, n, sizeof(n) - 1);
-	close(fd);
-	return got < 0 ? -1 : atoi(n);
-}
 
 int main(int argc, char **argv)
 {
 	char *buf = malloc(MAX_INPUT_BYTES);
-	const char *fail_nth = NULL;
+	int mode = FAIL_NONE, nth = 0, why = 0, reached = 0;
 	size_t len = 0;
 	ssize_t n;
 	int fd, err = 0;
 
-	if (argc == 4 && !strcmp(argv[1], "--fail-nth")) {
-		fail_nth = argv[2];
+	if (argc >= 4 && (!strcmp(argv[1], "--fail-nth") ||
+			  !strcmp(argv[1], "--fail-percpu"))) {
+		mode = strcmp(argv[1], "--fail-nth") ? FAIL_PERCPU : FAIL_NTH;
+		nth = atoi(argv[2]);
 		argv += 2;
 		argc -= 2;
+		if (argc == 3 && !strcmp(argv[1], "--why")) {
+			why = 1;
+			argv++;
+			argc--;
+		}
 	}
 	if (argc != 2 || !buf) {
-		fprintf(stderr, "usage: write-once [--fail-nth N] FILE < data\n");
+		fprintf(stderr, "usage: write-once [%s N [--why]] FILE < data\n",
+			"--fail-nth N | --fail-percpu");
 		return 2;
 	}
 	while (len < MAX_INPUT_BYTES &&
@@ -66,18 +56,22 @@ int main(int argc, char **argv)
 		printf("%s\n", strerrorname_np(errno));
 		return 1;
 	}
-	if (fail_nth && set_fail_nth(fail_nth)) {
-		printf("fail-nth: %s\n", strerrorname_np(errno));
+	if (mode != FAIL_NONE && fail_arm(mode, nth)) {
+		printf("fault point: %s\n", strerrorname_np(errno));
 		return 1;
 	}
 	if (write(fd, buf, len) < 0)
 		err = errno;
-	printf("%s", err ? strerrorname_np(err) : "accepted");
-	if (fail_nth) {
-		if (fail_nth_left() == 0)
-			printf(" reached");
-		set_fail_nth("0");
+	/* Before stdio allocates anything: that would count too. */
+	if (mode != FAIL_NONE) {
+		reached = fail_reached(mode);
+		fail_disarm(mode);
 	}
+	printf("%s", err ? strerrorname_np(err) : "accepted");
+	if (reached > 0)
+		printf(" reached");
+	if (reached > 0 && why)
+		printf(" (%s)", fail_why());
 	printf("\n");
 	return err ? 1 : 0;
 }
