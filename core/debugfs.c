@@ -259,17 +259,33 @@ static int tpstat_probes_show(struct seq_file *m, void *unused)
 DEFINE_SHOW_ATTRIBUTE(tpstat_probes);
 DEFINE_SHOW_ATTRIBUTE(tpstat_memory);
 
+static const struct {
+	const char *name;
+	const struct file_operations *fops;
+} tpstat_root_files[] = {
+	{ "version", &tpstat_version_fops },
+	{ "probes", &tpstat_probes_fops },
+	{ "memory", &tpstat_memory_fops },
+};
+
+/* The core loads with all of its files, or not at all. */
 int tpstat_debugfs_init(void)
 {
+	struct dentry *d;
+	unsigned int i;
+
 	tpstat_root = debugfs_create_dir("tpstat", NULL);
 	if (IS_ERR(tpstat_root))
 		return PTR_ERR(tpstat_root);
-	debugfs_create_file("version", 0400, tpstat_root, NULL,
-			    &tpstat_version_fops);
-	debugfs_create_file("probes", 0400, tpstat_root, NULL,
-			    &tpstat_probes_fops);
-	debugfs_create_file("memory", 0400, tpstat_root, NULL,
-			    &tpstat_memory_fops);
+	for (i = 0; i < ARRAY_SIZE(tpstat_root_files); i++) {
+		d = debugfs_create_file(tpstat_root_files[i].name, 0400,
+					tpstat_root, NULL,
+					tpstat_root_files[i].fops);
+		if (IS_ERR(d)) {
+			debugfs_remove(tpstat_root);
+			return PTR_ERR(d);
+		}
+	}
 	return 0;
 }
 
