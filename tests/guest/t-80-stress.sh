@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
-# Load/unload stress: the probe sets and the test modules come and go
-# hundreds of times while a
-# workload runs (forks, loopback traffic, allocations, softirqs) and other
-# tasks read every file, reset, toggle enable and add or remove counted
-# tracepoints, all at once. The log must stay clean and the guest responsive.
+# Load/unload stress: every module of the payload (the core, the probe
+# sets, the samples, the benchmark's, the README's example and the test
+# modules) comes and goes again and again while a workload runs (forks,
+# loopback traffic, allocations, softirqs, the test modules' events,
+# interrupts and tasklets) and other tasks read every file, reset, toggle
+# enable and add or remove counted tracepoints, all at once. Every load and
+# unload must succeed, the log must stay clean and the guest responsive.
 
 STOP=/tmp/stress-stop
 rm -f $STOP
@@ -26,9 +28,21 @@ traffic() {
 		ping -c 5 -i 0.01 127.0.0.1 >/dev/null 2>&1
 	done
 }
+# Also, every tenth round, the events of whichever test module or sample
+# is loaded at the moment (each round of them costs the debug kernel as
+# much as a module load); opening /proc/tpstat-sample fires the sample's
+# tracepoints, then fails.
+D=/sys/kernel/debug
 firer() {
 	while running; do
 		echo 50 > $FIRE 2>/dev/null
+		[ $((rounds % 10)) -eq 0 ] || continue
+		echo 5 > $D/tpstat_test_irq/fire 2>/dev/null
+		echo 2 > $D/tpstat_test_irq/tasklet_hi 2>/dev/null
+		echo 2 > $D/tpstat_test_tasklet/run 2>/dev/null
+		echo 5 > $D/tpstat_sample_events/fire 2>/dev/null
+		echo 50 > $D/tpstat_bench/fire 2>/dev/null
+		read -r x < /proc/tpstat-sample 2>/dev/null
 	done
 }
 readers() {
@@ -40,10 +54,11 @@ readers() {
 }
 writers() {
 	while running; do
-		for s in test count irq sched; do
-			echo 1 > $TP/$s/reset 2>/dev/null
-			echo 0 > $TP/$s/enable 2>/dev/null
-			echo 1 > $TP/$s/enable 2>/dev/null
+		for s in $TP/*/reset; do
+			s=${s%/reset}
+			echo 1 > $s/reset 2>/dev/null
+			echo 0 > $s/enable 2>/dev/null
+			echo 1 > $s/enable 2>/dev/null
 		done
 		echo sched_switch > $TP/count/control 2>/dev/null
 		echo kmalloc > $TP/count/control 2>/dev/null
@@ -64,44 +79,117 @@ for task in $TASKS; do
 	started=$((started + 1))
 done
 
-# A module whose file a task is writing is busy (EAGAIN) for that moment.
-# The loader's loops stay in the shell: a fork and exec cost 150 ms
-# on the debug kernel.
+# Every module of the payload, and the modules its .modinfo says it
+# depends on (tpstat_sample_classic links to tpstat_sample_tp's exports).
+ALL=
+for f in "$KO"/*.ko; do
+	m=$(basename "$f" .ko)
+	d=$(tr -c 'a-z0-9_=,' '\n' < "$f" | grep -m 1 '^depends=')
+	d=$(echo "${d#depends=}" | tr , ' ')
+	eval "deps_$m='$d' cycled_$m=0"
+	ALL="$ALL $m"
+done
+# The workload's own (its events, the control writers' set), loaded every
+# cycle; the rest take turns, two a cycle (with what they depend on): each
+# load of a set on the kernel's own tracepoints patches several of them,
+# slow under emulation, and the debug kernel takes five minutes for 200
+# cycles of four loads.
+BASE="tpstat_test_tp tpstat_count"
+TURNS=
+for m in $ALL; do
+	case " tpstat $BASE " in *" $m "*) ;; *) TURNS="$TURNS $m" ;; esac
+done
+set -- $TURNS
+nturns=$#
+
+# A module whose file a task is writing is busy (EAGAIN, or EBUSY while
+# the file is open) for that moment. The loader's loops stay in the shell:
+# a fork and exec cost 150 ms on the debug kernel.
 unload() {
 	try=0
 	while [ $try -lt 1000 ]; do
 		rmmod "$1" 2>/dev/null && return 0
 		try=$((try + 1))
+		usleep 1000
 	done
 	rmmod "$1"
 }
 
+# load_one MODULE: loads it after what it depends on, each load checked;
+# adds what it loaded to $loaded.
+load_one() {
+	case " $loaded " in *" $1 "*) return 0 ;; esac
+	eval "needs=\$deps_$1"
+	for n in $needs; do
+		[ "$n" = tpstat ] || load_one "$n" || return 1
+	done
+	case $1 in
+	tpstat_count)
+		load tpstat_count tracepoints=tpstat_test_fire,softirq_entry,sched_process_fork ;;
+	*) load "$1" ;;
+	esac || { broke="$1 does not load (cycle $done_cycles)"; return 1; }
+	loaded="$loaded $1"
+}
+
+# unload_some LIST: unloads LIST, in its order where nothing loaded still
+# depends on a module, else the first that nothing depends on any more.
+unload_some() {
+	rest=$1
+	while [ -n "$rest" ]; do
+		for m in $rest; do
+			used=0
+			for o in $rest; do
+				eval "needs=\$deps_$o"
+				case " $needs " in *" $m "*) used=1 ;; esac
+			done
+			[ $used -eq 0 ] && break
+		done
+		unload "$m" || { broke="$m does not unload (cycle $done_cycles)"; return 1; }
+		eval "cycled_$m=\$((cycled_$m + 1))"
+		left=
+		for o in $rest; do
+			[ "$o" = "$m" ] || left="$left $o"
+		done
+		rest=$left
+	done
+}
+
 cycles=${STRESS_CYCLES:-200}
-done_cycles=0
+done_cycles=0 broke=
 while [ $done_cycles -lt "$cycles" ]; do
-	[ -d /sys/module/tpstat ] || load tpstat || break
-	load tpstat_test_tp
-	load tpstat_count tracepoints=tpstat_test_fire,softirq_entry,sched_process_fork ||
-		break
-	load tpstat_test_probe || break
-	# The sets on the kernel's own tracepoints take turns: each load
-	# patches several tracepoints, slow under emulation.
-	case $((done_cycles % 2)) in
-	0) kernel_set=tpstat_irq ;;
-	*) kernel_set=tpstat_sched ;;
-	esac
-	load $kernel_set || break
-	# Vary who goes first: the tracepoint's module under attached probes,
+	if [ ! -d /sys/module/tpstat ]; then
+		load tpstat || { broke="tpstat does not load (cycle $done_cycles)"; break; }
+	fi
+	loaded=
+	i=$((2 * done_cycles % nturns + 1))
+	eval "one=\${$i}"
+	i=$(((2 * done_cycles + 1) % nturns + 1))
+	eval "two=\${$i}"
+	# Vary who goes first: the tracepoints' modules under attached probes,
 	# or the sets; every tenth cycle the core goes too.
 	case $((done_cycles % 3)) in
-	0) order="tpstat_test_tp tpstat_count tpstat_test_probe $kernel_set" ;;
-	1) order="$kernel_set tpstat_test_probe tpstat_test_tp tpstat_count" ;;
-	*) order="tpstat_count $kernel_set tpstat_test_probe tpstat_test_tp" ;;
+	0) order="$BASE $one $two" ;;
+	1) order="$two $one tpstat_count tpstat_test_tp" ;;
+	*) order="$one tpstat_test_tp $two tpstat_count" ;;
 	esac
 	for m in $order; do
-		unload $m || break 2
+		load_one "$m" || break 2
 	done
-	[ $((done_cycles % 10)) -eq 9 ] && { unload tpstat || break; }
+	# Unloads in the order of the loads (the tracepoints' modules first)
+	# every other cycle, else in reverse.
+	if [ $((done_cycles % 2)) -eq 0 ]; then
+		unload_some "$loaded" || break
+	else
+		rev=
+		for m in $loaded; do
+			rev="$m $rev"
+		done
+		unload_some "$rev" || break
+	fi
+	if [ $((done_cycles % 10)) -eq 9 ]; then
+		unload tpstat || { broke="tpstat does not unload (cycle $done_cycles)"; break; }
+		cycled_tpstat=$((cycled_tpstat + 1))
+	fi
 	done_cycles=$((done_cycles + 1))
 	[ $((done_cycles % 25)) -eq 0 ] && echo "# $T: $done_cycles cycles"
 done
@@ -113,6 +201,22 @@ touch $STOP
 wait
 is "every background task still ran when the last cycle ended" $alive $started
 is "load/unload cycles under load" $done_cycles "$cycles"
+is "every load and unload succeeded" "$broke" ""
+# Two of the others a cycle, and the core every tenth: each module came
+# and went at least a tenth as many times as there were cycles.
+least=$((cycles / 10))
+[ $least -gt 0 ] || least=1
+short= counts=
+for m in $ALL; do
+	eval "n=\$cycled_$m"
+	counts="$counts $m=$n"
+	[ "$n" -ge $least ] || short="$short $m=$n"
+done
+echo "# $T: cycled$counts"
+is "every module of the payload cycled at least $least times" "$short" ""
+# The core, three probe sets and four test modules at least: not a glob
+# that matched nothing, or one file.
+within "modules in the payload" "$(echo $ALL | wc -w)" 8 1000
 for task in $TASKS; do
 	within "$task kept running alongside" "$(cat /tmp/stress-$task)" 10 999999999
 done
