@@ -228,6 +228,16 @@ int tpstat_set_register(struct tpstat_set *set)
 			goto free_probes;
 		list_add_tail(&probe->node, &set->probe_list);
 	}
+	/* Then those the data needs, shown among the set's. */
+	for (i = 0; i < set->nr_data; i++) {
+		if (!set->data[i]->ops->probe)
+			continue;
+		probe = set->data[i]->ops->probe(set->data[i]);
+		err = tpstat_probe_init(probe, set);
+		if (err)
+			goto free_probes;
+		list_add_tail(&probe->node, &set->probe_list);
+	}
 	set->enabled = true;
 	set->reset_ns = ktime_get_ns();
 

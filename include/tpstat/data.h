@@ -27,6 +27,7 @@ enum tpstat_mem_kind {
 };
 
 struct tpstat_data;
+struct tpstat_probe;
 struct tpstat_set;
 
 /**
@@ -45,6 +46,9 @@ struct tpstat_set;
  * @clear: empty generation @gen, which no probe can be using yet
  * @publish: make generation @gen the one probes update
  * @bytes: bytes one generation holds
+ * @probe: optional; a probe of the core's that the data needs attached
+ *         with the set's own (a task table's release of freed tasks),
+ *         made by @setup
  *
  * A kind with nothing to reset (per-CPU scratch state) has no generations
  * and leaves the last five NULL.
@@ -60,6 +64,7 @@ struct tpstat_data_ops {
 	void (*clear)(struct tpstat_data *d, unsigned int gen);
 	void (*publish)(struct tpstat_data *d, unsigned int gen);
 	size_t (*bytes)(const struct tpstat_data *d);
+	struct tpstat_probe *(*probe)(struct tpstat_data *d);
 };
 
 /**

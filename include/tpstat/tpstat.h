@@ -25,6 +25,7 @@
 #include <tpstat/pairs.h>
 #include <tpstat/scratch.h>
 #include <tpstat/table.h>
+#include <tpstat/tasks.h>
 #include <tpstat/worst.h>
 
 /* Longest tracepoint name accepted; the kernel's longest is about 40. */

@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Task tables: open addressing with linear probing over a window of
+ * TPSTAT_TASKS_WINDOW slots from a task's home, shared by all CPUs.
+ *
+ * A slot's key is its task, or FREE, BUSY or GONE. Finding a task reads
+ * keys only. Claiming and releasing make a slot BUSY with a cmpxchg, with
+ * interrupts off, so a busy slot is always being finished by another CPU
+ * within a few dozen instructions: whoever meets one waits, but in NMI,
+ * which never claims nor waits (it could have interrupted the holder).
+ * A claim checks, once its slot is held, that no other CPU claimed the
+ * same task meanwhile in a slot nearer home, so a task never has two.
+ * A released slot is FREE again if the one after it is, else GONE, for
+ * lookups to pass.
+ */
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <trace/events/sched.h>
+
+#include "internal.h"
+
+static struct tpstat_tasks *to_tasks(const struct tpstat_data *d)
+{
+	return container_of(d, struct tpstat_tasks, data);
+}
+
+static size_t tpstat_tasks_nr_slots(const struct tpstat_tasks *t)
+{
+	return (size_t)t->mask + 1;
+}
+
+static void tpstat_tasks_count(struct tpstat_tasks *t, enum tpstat_tasks_stat stat)
+{
+	tpstat_counter_inc_at(&t->stats, stat);
+}
+
+static unsigned long tpstat_tasks_settled_key(struct tpstat_tasks_slot *s)
+{
+	unsigned long key;
+
+	/* Pairs with the release that ended the other CPU's hold. */
+	while ((key = smp_load_acquire(&s->key)) == TPSTAT_TASK_BUSY)
+		cpu_relax();
+	return key;
+}
+
+struct tpstat_tasks_slot *__tpstat_tasks_settle(struct tpstat_tasks *t,
+						struct tpstat_tasks_slot *s)
+{
+	if (in_nmi())
+		return NULL;
+	tpstat_tasks_settled_key(s);
+	return s;
+}
+EXPORT_SYMBOL_GPL(__tpstat_tasks_settle);
+
+static bool tpstat_tasks_hold(struct tpstat_tasks_slot *s, unsigned long key)
+{
+	return cmpxchg_acquire(&s->key, key, TPSTAT_TASK_BUSY) == key;
+}
+
+/*
+ * Ends a hold: @s holds @key from now on, and what was written to it
+ * before is seen by whoever reads the key with acquire.
+ */
+static void tpstat_tasks_unhold(struct tpstat_tasks_slot *s, unsigned long key)
+{
+	/* Pairs with the acquire of lookups and of waiters. */
+	smp_store_release(&s->key, key);
+}
+
+static struct tpstat_tasks_slot *tpstat_tasks_slot(struct tpstat_tasks *t,
+						   unsigned int i)
+{
+	return &t->slots[i & t->mask];
+}
+
+/*
+ * The slot where @p's claim may go: the first vacant one from home (*@key
+ * says which state it had), before the first free one, since lookups stop
+ * there. NULL if the window has none, or if @p is there already.
+ */
+static struct tpstat_tasks_slot *
+tpstat_tasks_vacancy(struct tpstat_tasks *t, struct task_struct *p,
+		     unsigned long *key)
+{
+	unsigned int home = hash_ptr(p, t->bits), n;
+
+	for (n = 0; n < TPSTAT_TASKS_WINDOW; n++) {
+		struct tpstat_tasks_slot *s = tpstat_tasks_slot(t, home + n);
+		unsigned long k = tpstat_tasks_settled_key(s);
+
+		if (k == (unsigned long)p)
+			return NULL;	/* claimed meanwhile: found next time */
+		if (k == TPSTAT_TASK_FREE || k == TPSTAT_TASK_GONE) {
+			*key = k;
+			return s;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * In a full table, makes room in @p's window by taking the words of a task
+ * that has not had an event since the set's probes were last attached:
+ * what they held is stale, and if its release was missed while the
+ * probes were detached, nothing else would ever free them.
+ */
+static bool tpstat_tasks_evict(struct tpstat_tasks *t, struct task_struct *p)
+{
+	unsigned int home = hash_ptr(p, t->bits), n;
+	unsigned int epoch = READ_ONCE(*t->epoch);
+
+	for (n = 0; n < TPSTAT_TASKS_WINDOW; n++) {
+		struct tpstat_tasks_slot *s = tpstat_tasks_slot(t, home + n);
+		unsigned long k = tpstat_tasks_settled_key(s);
+
+		if (k == TPSTAT_TASK_FREE || k == TPSTAT_TASK_GONE ||
+		    READ_ONCE(s->epoch) == epoch || !tpstat_tasks_hold(s, k))
+			continue;
+		tpstat_tasks_unhold(s, TPSTAT_TASK_GONE);
+		atomic_dec(&t->used);
+		tpstat_tasks_count(t, TPSTAT_TASKS_EVICTED);
+		return true;
+	}
+	return false;
+}
+
+/* Whether a slot nearer @p's home than @held holds @p. */
+static bool tpstat_tasks_claimed_before(struct tpstat_tasks *t,
+					struct task_struct *p,
+					struct tpstat_tasks_slot *held)
+{
+	unsigned int i = hash_ptr(p, t->bits);
+	struct tpstat_tasks_slot *s;
+
+	for (s = tpstat_tasks_slot(t, i); s != held; s = tpstat_tasks_slot(t, ++i))
+		if (tpstat_tasks_settled_key(s) == (unsigned long)p)
+			return true;
+	return false;
+}
+
+/* Claims a slot for @p, interrupts off; NULL if none could be had. */
+static struct tpstat_task *tpstat_tasks_try_claim(struct tpstat_tasks *t,
+						  struct task_struct *p)
+{
+	struct tpstat_tasks_slot *s = NULL;
+	unsigned long key = TPSTAT_TASK_FREE;
+
+	if (atomic_read(&t->used) < t->capacity || tpstat_tasks_evict(t, p))
+		s = tpstat_tasks_vacancy(t, p, &key);
+	if (!s || !tpstat_tasks_hold(s, key))
+		return NULL;
+	if (tpstat_tasks_claimed_before(t, p, s)) {
+		tpstat_tasks_unhold(s, key);
+		return NULL;
+	}
+	atomic_inc(&t->used);
+	memset(&s->task, 0, sizeof(s->task));
+	s->epoch = READ_ONCE(*t->epoch);
+	/* The words are zero before anyone can find them. */
+	tpstat_tasks_unhold(s, (unsigned long)p);
+	tpstat_tasks_count(t, TPSTAT_TASKS_CLAIMED);
+	return &s->task;
+}
+
+struct tpstat_task *__tpstat_task_claim(struct tpstat_tasks *t,
+					struct task_struct *p)
+{
+	struct tpstat_task *task = NULL;
+	unsigned long flags;
+
+	if (!in_nmi()) {
+		local_irq_save(flags);
+		task = tpstat_tasks_try_claim(t, p);
+		local_irq_restore(flags);
+		/* Lost to another CPU's claim, perhaps for @p itself. */
+		if (!task)
+			task = tpstat_task_find(t, p);
+	}
+	if (!task)
+		tpstat_tasks_count(t, TPSTAT_TASKS_DROPPED);
+	return task;
+}
+EXPORT_SYMBOL_GPL(__tpstat_task_claim);
+
+/*
+ * Frees @p's slot. If the next slot is free, no task lies beyond, and the
+ * slot is free again; the next is held meanwhile, so that no claim lands
+ * there behind a free slot.
+ */
+static void tpstat_tasks_release(struct tpstat_tasks *t, struct task_struct *p)
+{
+	unsigned int i = hash_ptr(p, t->bits), n;
+	struct tpstat_tasks_slot *s, *next;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	for (n = 0; n < TPSTAT_TASKS_WINDOW; n++, i++) {
+		unsigned long k;
+
+		s = tpstat_tasks_slot(t, i);
+		k = tpstat_tasks_settled_key(s);
+		if (k == TPSTAT_TASK_FREE)
+			break;
+		if (k != (unsigned long)p)
+			continue;
+		if (!tpstat_tasks_hold(s, k)) {
+			n--;	/* evicted meanwhile: look at it again */
+			i--;
+			continue;
+		}
+		next = tpstat_tasks_slot(t, i + 1);
+		if (tpstat_tasks_hold(next, TPSTAT_TASK_FREE)) {
+			tpstat_tasks_unhold(s, TPSTAT_TASK_FREE);
+			tpstat_tasks_unhold(next, TPSTAT_TASK_FREE);
+		} else {
+			tpstat_tasks_unhold(s, TPSTAT_TASK_GONE);
+		}
+		atomic_dec(&t->used);
+		tpstat_tasks_count(t, TPSTAT_TASKS_RELEASED);
+		break;
+	}
+	local_irq_restore(flags);
+}
+
+/* The tracepoint's last word on a task: no event of it can follow. */
+static void tpstat_tasks_freed(void *data, struct task_struct *p)
+{
+	tpstat_probe_hit(data);
+	tpstat_tasks_release(tpstat_probe_priv(data), p);
+}
+
+static const struct tpstat_probe tpstat_tasks_release_probe =
+	TPSTAT_PROBE(sched_process_free, tpstat_tasks_freed);
+
+static int tpstat_tasks_check(const struct tpstat_data *d, const char *set)
+{
+	const struct tpstat_tasks *t = to_tasks(d);
+
+	if (t->capacity && t->capacity <= TPSTAT_TASKS_MAX)
+		return 0;
+	pr_err("tpstat: %s: a task table holds 1 to %u tasks, not %u\n", set,
+	       TPSTAT_TASKS_MAX, t->capacity);
+	return -EINVAL;
+}
+
+/* The table outlives generations; the counts are a counter array in them. */
+static int tpstat_tasks_setup(struct tpstat_data *d)
+{
+	struct tpstat_tasks *t = to_tasks(d);
+
+	t->mask = roundup_pow_of_two(2 * t->capacity) - 1;
+	t->bits = ilog2(t->mask + 1);
+	t->epoch = &d->set->epoch;
+	atomic_set(&t->used, 0);
+	t->release = kmemdup(&tpstat_tasks_release_probe,
+			     sizeof(tpstat_tasks_release_probe), GFP_KERNEL);
+	if (!t->release)
+		return -ENOMEM;
+	t->release->priv = t;
+	t->slots = kvcalloc(tpstat_tasks_nr_slots(t), sizeof(*t->slots),
+			    GFP_KERNEL);
+	return t->slots ? 0 : -ENOMEM;
+}
+
+static void tpstat_tasks_teardown(struct tpstat_data *d)
+{
+	struct tpstat_tasks *t = to_tasks(d);
+
+	kvfree(t->slots);
+	t->slots = NULL;
+	kfree(t->release);
+	t->release = NULL;
+}
+
+static struct tpstat_probe *tpstat_tasks_probe(struct tpstat_data *d)
+{
+	return to_tasks(d)->release;
+}
+
+static int tpstat_tasks_alloc(struct tpstat_data *d, unsigned int gen)
+{
+	return tpstat_counter_ops.alloc(&to_tasks(d)->stats.data, gen);
+}
+
+static void tpstat_tasks_free(struct tpstat_data *d, unsigned int gen)
+{
+	tpstat_counter_ops.free(&to_tasks(d)->stats.data, gen);
+}
+
+/* Only the counts: a task's words outlive a reset. */
+static void tpstat_tasks_clear(struct tpstat_data *d, unsigned int gen)
+{
+	tpstat_counter_ops.clear(&to_tasks(d)->stats.data, gen);
+}
+
+static void tpstat_tasks_publish(struct tpstat_data *d, unsigned int gen)
+{
+	tpstat_counter_ops.publish(&to_tasks(d)->stats.data, gen);
+}
+
+static size_t tpstat_tasks_bytes(const struct tpstat_data *d)
+{
+	return tpstat_counter_ops.bytes(&to_tasks(d)->stats.data);
+}
+
+static size_t tpstat_tasks_shared_bytes(const struct tpstat_data *d)
+{
+	const struct tpstat_tasks *t = to_tasks(d);
+
+	return tpstat_tasks_nr_slots(t) * sizeof(struct tpstat_tasks_slot) +
+	       sizeof(*t->release);
+}
+
+const struct tpstat_data_ops tpstat_tasks_ops = {
+	.kind = TPSTAT_MEM_TABLES,
+	.check = tpstat_tasks_check,
+	.setup = tpstat_tasks_setup,
+	.teardown = tpstat_tasks_teardown,
+	.shared_bytes = tpstat_tasks_shared_bytes,
+	.alloc = tpstat_tasks_alloc,
+	.free = tpstat_tasks_free,
+	.clear = tpstat_tasks_clear,
+	.publish = tpstat_tasks_publish,
+	.bytes = tpstat_tasks_bytes,
+	.probe = tpstat_tasks_probe,
+};
+EXPORT_SYMBOL_GPL(tpstat_tasks_ops);
+
+u64 tpstat_tasks_stat(const struct tpstat_tasks *t, enum tpstat_tasks_stat stat)
+{
+	return tpstat_counter_sum_at(&t->stats, stat);
+}
+EXPORT_SYMBOL_GPL(tpstat_tasks_stat);
+
+static const char *const tpstat_tasks_stat_names[TPSTAT_TASKS_STATS] = {
+	[TPSTAT_TASKS_CLAIMED] = "claimed",
+	[TPSTAT_TASKS_RELEASED] = "released",
+	[TPSTAT_TASKS_DROPPED] = "dropped",
+	[TPSTAT_TASKS_EVICTED] = "evicted",
+};
+
+void tpstat_tasks_print_stats(struct seq_file *m, const struct tpstat_tasks *t,
+			      const char *prefix)
+{
+	unsigned int stat;
+
+	for (stat = 0; stat < TPSTAT_TASKS_STATS; stat++)
+		seq_printf(m, "%s.%s %llu\n", prefix, tpstat_tasks_stat_names[stat],
+			   tpstat_tasks_stat(t, stat));
+	seq_printf(m, "%s.held %u\n%s.capacity %u\n", prefix,
+		   atomic_read(&t->used), prefix, t->capacity);
+}
+EXPORT_SYMBOL_GPL(tpstat_tasks_print_stats);
