@@ -27,22 +27,6 @@
 /* An index slot being claimed: this bit, and the claiming CPU. */
 #define TPSTAT_KEYED_BUSY	0x80000000U
 
-struct tpstat_keyed_entry {
-	struct tpstat_key key;
-	char label[TPSTAT_KEYED_LABEL_MAX];
-};
-
-/* One generation, in one allocation; every array has capacity + 1 ids. */
-struct tpstat_keyed_gen {
-	atomic_t used;			/* ids handed out */
-	unsigned int nr_counters;
-	u32 *index;			/* 0 free, id + 1, or busy */
-	struct tpstat_keyed_entry *entries;
-	struct tpstat_atomic_hist *hists;
-	atomic64_t *counters;		/* nr_counters per id */
-	local64_t *cpu_counts;		/* per CPU, one per id; or NULL */
-};
-
 static struct tpstat_keyed *to_keyed(struct tpstat_data *d)
 {
 	return container_of(d, struct tpstat_keyed, data);
@@ -51,6 +35,11 @@ static struct tpstat_keyed *to_keyed(struct tpstat_data *d)
 static size_t tpstat_keyed_ids(const struct tpstat_keyed *k)
 {
 	return (size_t)k->capacity + 1;
+}
+
+static unsigned int tpstat_keyed_nr_hists(const struct tpstat_keyed *k)
+{
+	return k->nr_hists ?: 1;
 }
 
 /* The offsets of a generation's arrays, and its size. */
@@ -64,7 +53,8 @@ static void tpstat_keyed_layout(const struct tpstat_keyed *k,
 	size_t ids = tpstat_keyed_ids(k);
 
 	l->hists = ALIGN(sizeof(struct tpstat_keyed_gen), SMP_CACHE_BYTES);
-	l->counters = l->hists + ids * sizeof(struct tpstat_atomic_hist);
+	l->counters = l->hists + ids * tpstat_keyed_nr_hists(k) *
+				 sizeof(struct tpstat_atomic_hist);
 	l->cpu_counts = l->counters + ids * k->nr_counters * sizeof(atomic64_t);
 	l->entries = l->cpu_counts +
 		     (k->per_cpu ? ids * nr_cpu_ids * sizeof(local64_t) : 0);
@@ -93,6 +83,11 @@ static int tpstat_keyed_check(const struct tpstat_data *d, const char *set)
 	if (k->nr_counters > TPSTAT_KEYED_MAX_COUNTERS) {
 		pr_err("tpstat: %s: keyed data has at most %d counters per key\n",
 		       set, TPSTAT_KEYED_MAX_COUNTERS);
+		return -EINVAL;
+	}
+	if (k->nr_hists > TPSTAT_KEYED_MAX_HISTS) {
+		pr_err("tpstat: %s: keyed data has at most %d histograms per key\n",
+		       set, TPSTAT_KEYED_MAX_HISTS);
 		return -EINVAL;
 	}
 	return 0;
@@ -139,8 +134,11 @@ static void tpstat_keyed_clear(struct tpstat_data *d, unsigned int gen)
 	tpstat_keyed_layout(k, &l);
 	memset((void *)g + l.hists, 0, l.bytes - l.hists);
 	atomic_set(&g->used, 0);
+	/* Never 0, which no hint holds. */
+	g->seq = ++k->seq ?: ++k->seq;
+	g->nr_hists = tpstat_keyed_nr_hists(k);
 	g->nr_counters = k->nr_counters;
-	for (id = 0; id < tpstat_keyed_ids(k); id++) {
+	for (id = 0; id < tpstat_keyed_ids(k) * g->nr_hists; id++) {
 		tpstat_atomic_hist_clear(&g->hists[id]);
 		if (!(id & 0xff))
 			cond_resched();
@@ -271,35 +269,52 @@ static void tpstat_keyed_register(struct tpstat_keyed *k,
 	local_irq_restore(flags);
 }
 
+/* Histogram @i of the key; the first also counts per CPU. */
 static __always_inline void
-tpstat_keyed_record(struct tpstat_keyed *k, struct tpstat_key_ref ref, u64 value)
+tpstat_keyed_record(struct tpstat_keyed *k, struct tpstat_key_ref ref,
+		    unsigned int i, u64 value)
 {
-	tpstat_atomic_hist_add(&ref.gen->hists[ref.id], value);
-	if (ref.gen->cpu_counts)
+	tpstat_atomic_hist_add(&ref.gen->hists[ref.id * ref.gen->nr_hists + i],
+			       value);
+	if (ref.gen->cpu_counts && !i)
 		local64_inc(&ref.gen->cpu_counts[smp_processor_id() *
 						 tpstat_keyed_ids(k) + ref.id]);
 }
 
-static __always_inline bool
-tpstat_keyed_add_known(struct tpstat_keyed *k, const struct tpstat_key *key,
-		       u64 value, struct tpstat_key_ref *ref)
+/* A hint is the generation's seq and the id + 1, as it was last found. */
+static __always_inline u64 tpstat_keyed_hint(struct tpstat_key_ref ref)
 {
-	bool known = true;
-
-	preempt_disable_notrace();
-	if (tpstat_keyed_lookup(k, key, ref))
-		known = false;
-	else
-		tpstat_keyed_record(k, *ref, value);
-	preempt_enable_notrace();
-	return known;
+	return (u64)ref.gen->seq << 32 | (ref.id + 1);
 }
 
-bool __tpstat_keyed_add_known(struct tpstat_keyed *k,
-			      const struct tpstat_key *key, u64 value,
-			      struct tpstat_key_ref *ref)
+static __always_inline bool
+tpstat_keyed_add_known(struct tpstat_keyed *k, const struct tpstat_key *key,
+		       u64 *hint, unsigned int i, u64 value,
+		       struct tpstat_key_ref *ref)
 {
-	return tpstat_keyed_add_known(k, key, value, ref);
+	preempt_disable_notrace();
+	if (!hint || !__tpstat_keyed_hinted(k, key, *hint, ref)) {
+		if (tpstat_keyed_lookup(k, key, ref)) {
+			preempt_enable_notrace();
+			return false;
+		}
+		if (hint && ref->id < k->capacity)
+			*hint = tpstat_keyed_hint(*ref);
+	}
+	tpstat_keyed_record(k, *ref, i, value);
+	preempt_enable_notrace();
+	return true;
+}
+
+struct tpstat_key_ref __tpstat_keyed_add_known(struct tpstat_keyed *k,
+					       struct tpstat_key key, u64 *hint,
+					       unsigned int i, u64 value)
+{
+	struct tpstat_key_ref ref;
+
+	if (!tpstat_keyed_add_known(k, &key, hint, i, value, &ref))
+		ref.gen = NULL;
+	return ref;
 }
 EXPORT_SYMBOL_GPL(__tpstat_keyed_add_known);
 
@@ -309,26 +324,29 @@ bool __tpstat_keyed_add_known_u64(struct tpstat_keyed *k, u64 key, u64 value,
 {
 	struct tpstat_key wide = tpstat_key_u64(key);
 
-	return tpstat_keyed_add_known(k, &wide, value, ref);
+	return tpstat_keyed_add_known(k, &wide, NULL, 0, value, ref);
 }
 EXPORT_SYMBOL_GPL(__tpstat_keyed_add_known_u64);
 
 struct tpstat_key_ref __tpstat_keyed_add_new(struct tpstat_keyed *k,
-					     const struct tpstat_key *key,
-					     u64 value, const char *fmt, ...)
+					     struct tpstat_key key, u64 *hint,
+					     unsigned int i, u64 value,
+					     const char *fmt, ...)
 {
 	char label[TPSTAT_KEYED_LABEL_MAX];
 	struct tpstat_key_ref ref;
 	va_list args;
 
 	preempt_disable_notrace();
-	if (tpstat_keyed_lookup(k, key, &ref)) {
+	if (tpstat_keyed_lookup(k, &key, &ref)) {
 		va_start(args, fmt);
 		vsnprintf(label, sizeof(label), fmt, args);
 		va_end(args);
-		tpstat_keyed_register(k, key, label, &ref);
+		tpstat_keyed_register(k, &key, label, &ref);
 	}
-	tpstat_keyed_record(k, ref, value);
+	if (hint && ref.id < k->capacity)
+		*hint = tpstat_keyed_hint(ref);
+	tpstat_keyed_record(k, ref, i, value);
 	preempt_enable_notrace();
 	return ref;
 }
@@ -346,21 +364,15 @@ struct tpstat_key_ref tpstat_keyed_add_symbol(struct tpstat_keyed *k,
 		tpstat_symbol_name(label, sizeof(label), addr);
 		tpstat_keyed_register(k, &key, label, &ref);
 	}
-	tpstat_keyed_record(k, ref, value);
+	tpstat_keyed_record(k, ref, 0, value);
 	preempt_enable_notrace();
 	return ref;
 }
 EXPORT_SYMBOL_GPL(tpstat_keyed_add_symbol);
 
-void tpstat_keyed_count(struct tpstat_key_ref ref, unsigned int i)
-{
-	atomic64_inc(&ref.gen->counters[ref.id * ref.gen->nr_counters + i]);
-}
-EXPORT_SYMBOL_GPL(tpstat_keyed_count);
-
 static void tpstat_keyed_fold(const struct tpstat_keyed *k,
 			      struct tpstat_keyed_gen *g, unsigned int id,
-			      struct tpstat_keyed_row *row)
+			      unsigned int hist, struct tpstat_keyed_row *row)
 {
 	unsigned int b;
 
@@ -369,7 +381,7 @@ static void tpstat_keyed_fold(const struct tpstat_keyed *k,
 	row->key = g->entries[id].key;
 	row->label = g->entries[id].label;
 	tpstat_hist_summary_init(&row->hist);
-	tpstat_atomic_hist_merge(&g->hists[id], &row->hist);
+	tpstat_atomic_hist_merge(&g->hists[id * g->nr_hists + hist], &row->hist);
 	tpstat_hist_settle(&row->hist);
 	for (b = 0; b < g->nr_counters; b++)
 		row->counters[b] = atomic64_read(&g->counters[id * g->nr_counters + b]);
@@ -384,8 +396,9 @@ static int tpstat_keyed_row_cmp_count(const void *a, const void *b)
 	return strcmp(x->label, y->label);
 }
 
-struct tpstat_keyed_row *tpstat_keyed_rows(const struct tpstat_keyed *k,
-					   cmp_func_t cmp, unsigned int *nr)
+struct tpstat_keyed_row *tpstat_keyed_rows_at(const struct tpstat_keyed *k,
+					      unsigned int hist, cmp_func_t cmp,
+					      unsigned int *nr)
 {
 	struct tpstat_keyed_gen *g = READ_ONCE(k->live);
 	unsigned int i, n = 0, room = min_t(unsigned int,
@@ -393,6 +406,9 @@ struct tpstat_keyed_row *tpstat_keyed_rows(const struct tpstat_keyed *k,
 	struct tpstat_keyed_row *rows;
 
 	*nr = 0;
+	/* A histogram the data was not declared with is a bug of its set's. */
+	if (WARN_ON_ONCE(hist >= g->nr_hists))
+		return NULL;
 	rows = kvmalloc_array(room + 1, sizeof(*rows), GFP_KERNEL);
 	if (!rows)
 		return NULL;
@@ -403,16 +419,16 @@ struct tpstat_keyed_row *tpstat_keyed_rows(const struct tpstat_keyed *k,
 
 		if (!slot || slot & TPSTAT_KEYED_BUSY)
 			continue;
-		tpstat_keyed_fold(k, g, slot - 1, &rows[n++]);
+		tpstat_keyed_fold(k, g, slot - 1, hist, &rows[n++]);
 		if (!(n & 0xff))
 			cond_resched();
 	}
 	sort(rows, n, sizeof(*rows), cmp ?: tpstat_keyed_row_cmp_count, NULL);
-	tpstat_keyed_fold(k, g, k->capacity, &rows[n]);
+	tpstat_keyed_fold(k, g, k->capacity, hist, &rows[n]);
 	*nr = n;
 	return rows;
 }
-EXPORT_SYMBOL_GPL(tpstat_keyed_rows);
+EXPORT_SYMBOL_GPL(tpstat_keyed_rows_at);
 
 u64 tpstat_keyed_cpu_count(const struct tpstat_keyed *k, int cpu,
 			   unsigned int id)

@@ -25,4 +25,11 @@
  */
 #define TPSTAT_UNTYPED_PROBES_TRAP	IS_ENABLED(CONFIG_CFI_CLANG)
 
+/* 6.12 moved get_unaligned() and its kin from asm/ to linux/unaligned.h. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
+
 #endif /* _TPSTAT_COMPAT_H */

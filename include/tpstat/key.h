@@ -9,6 +9,7 @@
 #include <linux/hash.h>
 #include <linux/string.h>
 #include <linux/types.h>
+#include <tpstat/compat.h>
 
 #define TPSTAT_KEY_WORDS	4
 #define TPSTAT_KEY_BYTES	(TPSTAT_KEY_WORDS * sizeof(u64))
@@ -64,10 +65,9 @@ static inline struct tpstat_key tpstat_key_string(const char *s, size_t max)
  */
 static inline struct tpstat_key tpstat_key_comm(const char *comm)
 {
-	struct tpstat_key key = {};
-
-	memcpy(key.w, comm, 16);
-	return key;
+	return (struct tpstat_key){ .w = {
+		get_unaligned((const u64 *)comm),
+		get_unaligned((const u64 *)(comm + 8)) } };
 }
 
 static inline bool tpstat_key_equal(const struct tpstat_key *a,

@@ -12,6 +12,7 @@
 
 #include <linux/atomic.h>
 #include <linux/compiler_attributes.h>
+#include <asm/local64.h>
 #include <linux/seq_file.h>
 #include <linux/types.h>
 #include <tpstat/data.h>
@@ -24,10 +25,33 @@
 /* Keys a registry may be created with; keeps a typo from eating memory. */
 #define TPSTAT_KEYED_MAX	65536
 
-/* Counters per key beside its histogram. */
+/* Counters per key beside its histograms. */
 #define TPSTAT_KEYED_MAX_COUNTERS	4
 
-struct tpstat_keyed_gen;
+/* Histograms per key. */
+#define TPSTAT_KEYED_MAX_HISTS	4
+
+/* private: a key and its label, as a generation keeps them */
+struct tpstat_keyed_entry {
+	struct tpstat_key key;
+	char label[TPSTAT_KEYED_LABEL_MAX];
+};
+
+/*
+ * private: one generation, in one allocation; every array has capacity + 1
+ * ids. Here only for the inline paths below.
+ */
+struct tpstat_keyed_gen {
+	atomic_t used;			/* ids handed out */
+	u32 seq;			/* which generation: hints carry it */
+	unsigned int nr_hists;
+	unsigned int nr_counters;
+	u32 *index;			/* 0 free, id + 1, or busy */
+	struct tpstat_keyed_entry *entries;
+	struct tpstat_atomic_hist *hists;	/* nr_hists per id */
+	atomic64_t *counters;		/* nr_counters per id */
+	local64_t *cpu_counts;		/* per CPU, one per id; or NULL */
+};
 
 /**
  * struct tpstat_keyed - keyed histograms and counters
@@ -35,9 +59,11 @@ struct tpstat_keyed_gen;
  * @capacity: keys it may hold; events of further keys go to "other"
  * @unit: the histograms' unit ("nsecs")
  * @nr_counters: counters per key, up to %TPSTAT_KEYED_MAX_COUNTERS
+ * @nr_hists: histograms per key, up to %TPSTAT_KEYED_MAX_HISTS; 0 for one
  * @per_cpu: keep each key's count per CPU too, for CPU columns
  *           (tpstat_keyed_cpu_count()): a u64 per key and possible CPU
  * @gen: private: the live generation, and during a reset the next
+ * @seq: private: generations made, so that a hint knows its own
  * @mask: private: hash slots - 1
  * @bits: private: log2 of hash slots
  * @data: private: what the core handles
@@ -51,9 +77,11 @@ struct tpstat_keyed {
 	unsigned int capacity;
 	const char *unit;
 	unsigned int nr_counters;
+	unsigned int nr_hists;
 	bool per_cpu;
 	/* private: */
 	struct tpstat_keyed_gen *gen[TPSTAT_GENERATIONS];
+	u32 seq;
 	unsigned int mask;
 	unsigned int bits;
 	struct tpstat_data data;
@@ -67,6 +95,10 @@ extern const struct tpstat_data_ops tpstat_keyed_ops;
 #define TPSTAT_KEYED_PER_CPU(cap, u, counters)				\
 	{ .capacity = (cap), .unit = (u), .nr_counters = (counters),	\
 	  .per_cpu = true, .data.ops = &tpstat_keyed_ops }
+/* With @hists histograms per key, for tpstat_keyed_add_hinted(). */
+#define TPSTAT_KEYED_HISTS(cap, u, hists, counters)			\
+	{ .capacity = (cap), .unit = (u), .nr_counters = (counters),	\
+	  .nr_hists = (hists), .data.ops = &tpstat_keyed_ops }
 
 /**
  * struct tpstat_key_ref - a key's data in one generation
@@ -82,18 +114,89 @@ struct tpstat_key_ref {
 	unsigned int id;
 };
 
-/* Records @value if @key is known (or cannot be added); false if it is new. */
-bool __tpstat_keyed_add_known(struct tpstat_keyed *k,
-			      const struct tpstat_key *key, u64 value,
-			      struct tpstat_key_ref *ref);
+/*
+ * The out-of-line paths take the key by value and return the ref, so that
+ * a probe's key stays in registers, and its frame needs no canary.
+ *
+ * Records @value in histogram @i of @key if it is known (or cannot be
+ * added), trying *@hint first if @hint is not NULL; a ref with no
+ * generation if it is new.
+ */
+struct tpstat_key_ref __tpstat_keyed_add_known(struct tpstat_keyed *k,
+					       struct tpstat_key key, u64 *hint,
+					       unsigned int i, u64 value);
 bool __tpstat_keyed_add_known_u64(struct tpstat_keyed *k, u64 key, u64 value,
 				  struct tpstat_key_ref *ref);
 
-/* Registers @key, labelled by @fmt, and records @value. */
-__printf(4, 5)
+/* Registers @key, labelled by @fmt, and records @value in histogram @i. */
+__printf(6, 7)
 struct tpstat_key_ref __tpstat_keyed_add_new(struct tpstat_keyed *k,
-					     const struct tpstat_key *key,
-					     u64 value, const char *fmt, ...);
+					     struct tpstat_key key, u64 *hint,
+					     unsigned int i, u64 value,
+					     const char *fmt, ...);
+
+/* Whether @hint still names @key in the live generation: then *@ref is it. */
+static __always_inline bool
+__tpstat_keyed_hinted(struct tpstat_keyed *k, const struct tpstat_key *key,
+		      u64 hint, struct tpstat_key_ref *ref)
+{
+	struct tpstat_keyed_gen *g = READ_ONCE(k->live);
+	u32 id = (u32)hint - 1;
+
+	if ((u32)(hint >> 32) != g->seq || id >= k->capacity ||
+	    !tpstat_key_equal(&g->entries[id].key, key))
+		return false;
+	ref->gen = g;
+	ref->id = id;
+	return true;
+}
+
+/*
+ * A hinted key, inline, so that an object that keeps meeting its key
+ * costs no call. Keys with counts per CPU take the out-of-line path,
+ * which pins the CPU.
+ */
+static __always_inline bool
+__tpstat_keyed_add_hint(struct tpstat_keyed *k, const struct tpstat_key *key,
+			u64 hint, unsigned int i, u64 value,
+			struct tpstat_key_ref *ref)
+{
+	if (!__tpstat_keyed_hinted(k, key, hint, ref) || ref->gen->cpu_counts)
+		return false;
+	tpstat_atomic_hist_add(&ref->gen->hists[ref->id * ref->gen->nr_hists + i],
+			       value);
+	return true;
+}
+
+#define __tpstat_keyed_add(k, key, hint, i, value, fmt, ...)		\
+({									\
+	struct tpstat_keyed *__tpstat_k = (k);				\
+	struct tpstat_key __tpstat_kv = *(key);				\
+	u64 *__tpstat_hint = (hint);					\
+	unsigned int __tpstat_i = (i);					\
+	u64 __tpstat_v = (value);					\
+	struct tpstat_key_ref __tpstat_ref;				\
+									\
+	if (!__tpstat_hint ||						\
+	    !__tpstat_keyed_add_hint(__tpstat_k, &__tpstat_kv,		\
+				     *__tpstat_hint, __tpstat_i,	\
+				     __tpstat_v, &__tpstat_ref)) {	\
+		__tpstat_ref = __tpstat_keyed_add_known(__tpstat_k,	\
+							__tpstat_kv,	\
+							__tpstat_hint,	\
+							__tpstat_i,	\
+							__tpstat_v);	\
+		if (!__tpstat_ref.gen)					\
+			__tpstat_ref =					\
+				__tpstat_keyed_add_new(__tpstat_k,	\
+						       __tpstat_kv,	\
+						       __tpstat_hint,	\
+						       __tpstat_i,	\
+						       __tpstat_v, fmt,	\
+						       ##__VA_ARGS__);	\
+	}								\
+	__tpstat_ref;							\
+})
 
 /**
  * tpstat_keyed_add_key() - record @value for @key, registering it at first sight
@@ -112,20 +215,25 @@ struct tpstat_key_ref __tpstat_keyed_add_new(struct tpstat_keyed *k,
  * tpstat_keyed_count().
  */
 #define tpstat_keyed_add_key(k, key, value, fmt, ...)			\
-({									\
-	struct tpstat_keyed *__tpstat_k = (k);				\
-	const struct tpstat_key *__tpstat_kp = (key);			\
-	u64 __tpstat_v = (value);					\
-	struct tpstat_key_ref __tpstat_ref;				\
-									\
-	if (!__tpstat_keyed_add_known(__tpstat_k, __tpstat_kp,		\
-				      __tpstat_v, &__tpstat_ref))	\
-		__tpstat_ref = __tpstat_keyed_add_new(__tpstat_k,	\
-						      __tpstat_kp,	\
-						      __tpstat_v, fmt,	\
-						      ##__VA_ARGS__);	\
-	__tpstat_ref;							\
-})
+	__tpstat_keyed_add(k, key, NULL, 0, value, fmt, ##__VA_ARGS__)
+
+/**
+ * tpstat_keyed_add_hinted() - tpstat_keyed_add_key() into histogram @i,
+ *                             with a hint where the key was last found
+ * @k: the keyed data
+ * @key: a const struct tpstat_key *
+ * @hint: a u64 *, kept by the caller for one object whose key seldom
+ *        changes (a task's command); zero at first. The key is still
+ *        compared whole: a stale hint only costs the lookup it saves.
+ * @i: the histogram, below the data's nr_hists
+ * @value: into it
+ * @fmt: printf format of the label, and its arguments, used only when
+ *       @key is new
+ *
+ * Return: where the event went, for tpstat_keyed_count().
+ */
+#define tpstat_keyed_add_hinted(k, key, hint, i, value, fmt, ...)	\
+	__tpstat_keyed_add(k, key, hint, i, value, fmt, ##__VA_ARGS__)
 
 /**
  * tpstat_keyed_add() - tpstat_keyed_add_key() for a u64 key
@@ -147,7 +255,8 @@ struct tpstat_key_ref __tpstat_keyed_add_new(struct tpstat_keyed *k,
 	if (!__tpstat_keyed_add_known_u64(__tpstat_k, __tpstat_key.w[0],	\
 					  __tpstat_v, &__tpstat_ref))	\
 		__tpstat_ref = __tpstat_keyed_add_new(__tpstat_k,	\
-						      &__tpstat_key,	\
+						      __tpstat_key,	\
+						      NULL, 0,		\
 						      __tpstat_v, fmt,	\
 						      ##__VA_ARGS__);	\
 	__tpstat_ref;							\
@@ -171,14 +280,17 @@ struct tpstat_key_ref tpstat_keyed_add_symbol(struct tpstat_keyed *k,
  * @ref: what tpstat_keyed_add() returned for the event
  * @i: the counter, below the data's nr_counters
  */
-void tpstat_keyed_count(struct tpstat_key_ref ref, unsigned int i);
+static inline void tpstat_keyed_count(struct tpstat_key_ref ref, unsigned int i)
+{
+	atomic64_inc(&ref.gen->counters[ref.id * ref.gen->nr_counters + i]);
+}
 
 /**
  * struct tpstat_keyed_row - one key, as read
  * @id: its id; the capacity for "other"
  * @key: the key; a u64 key is @key.w[0]
  * @label: its label
- * @hist: its histogram folded
+ * @hist: its histogram folded (the one asked for)
  * @counters: its counters
  */
 struct tpstat_keyed_row {
@@ -190,17 +302,27 @@ struct tpstat_keyed_row {
 };
 
 /**
- * tpstat_keyed_rows() - every key in use, folded, sorted by @cmp
+ * tpstat_keyed_rows_at() - every key in use, folded, sorted by @cmp
  * @k: the keyed data
- * @cmp: order of the rows; NULL sorts by count, highest first
+ * @hist: which of each key's histograms goes in the rows' @hist
+ * @cmp: order of the rows; NULL sorts by that histogram's count, highest
+ *       first
  * @nr: set to the number of rows of keys
  *
  * Return: the rows, and after them, at [*@nr], the "other" row: events of
  * keys that did not fit. To kvfree(); NULL with *@nr == 0 on -ENOMEM, the
  * only failure.
  */
-struct tpstat_keyed_row *tpstat_keyed_rows(const struct tpstat_keyed *k,
-					   cmp_func_t cmp, unsigned int *nr);
+struct tpstat_keyed_row *tpstat_keyed_rows_at(const struct tpstat_keyed *k,
+					      unsigned int hist, cmp_func_t cmp,
+					      unsigned int *nr);
+
+/* The rows, with each key's first histogram. */
+static inline struct tpstat_keyed_row *
+tpstat_keyed_rows(const struct tpstat_keyed *k, cmp_func_t cmp, unsigned int *nr)
+{
+	return tpstat_keyed_rows_at(k, 0, cmp, nr);
+}
 
 /**
  * tpstat_keyed_cpu_count() - events of a key on one CPU
