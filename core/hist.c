@@ -193,33 +193,47 @@ const struct tpstat_data_ops tpstat_hist_ops = {
 };
 EXPORT_SYMBOL_GPL(tpstat_hist_ops);
 
+/* Adds one CPU's part of histogram @i into @s. */
+static void tpstat_hist_cpu_merge(const struct tpstat_hist *h, unsigned int i,
+				  int cpu, struct tpstat_hist_summary *s)
+{
+	const struct tpstat_hist_cpu *hc = per_cpu_ptr(READ_ONCE(h->pcpu) + i, cpu);
+	unsigned int b;
+
+	for (b = 0; b < TPSTAT_HIST_CPU_BUCKETS; b++) {
+		u64 n = READ_ONCE(hc->buckets[b]);
+
+		s->buckets[b] += n;
+		s->count += n;
+	}
+	/* Pairs with the smp_wmb() in __tpstat_hist_cpu_record(). */
+	smp_rmb();
+	s->sum += READ_ONCE(hc->sum);
+	s->min = min(s->min, READ_ONCE(hc->min));
+	s->max = max(s->max, READ_ONCE(hc->max));
+}
+
 void tpstat_hist_fold_at(const struct tpstat_hist *h, unsigned int i,
 			 struct tpstat_hist_summary *s)
 {
-	struct tpstat_hist_cpu __percpu *pcpu = READ_ONCE(h->pcpu) + i;
-	unsigned int b;
 	int cpu;
 
 	tpstat_hist_summary_init(s);
-	for_each_possible_cpu(cpu) {
-		const struct tpstat_hist_cpu *hc = per_cpu_ptr(pcpu, cpu);
-
-		for (b = 0; b < TPSTAT_HIST_CPU_BUCKETS; b++) {
-			u64 n = READ_ONCE(hc->buckets[b]);
-
-			s->buckets[b] += n;
-			s->count += n;
-		}
-		/* Pairs with the smp_wmb() in __tpstat_hist_cpu_record(). */
-		smp_rmb();
-		s->sum += READ_ONCE(hc->sum);
-		s->min = min(s->min, READ_ONCE(hc->min));
-		s->max = max(s->max, READ_ONCE(hc->max));
-	}
+	for_each_possible_cpu(cpu)
+		tpstat_hist_cpu_merge(h, i, cpu, s);
 	tpstat_atomic_hist_merge(READ_ONCE(h->large) + i, s);
 	tpstat_hist_settle(s);
 }
 EXPORT_SYMBOL_GPL(tpstat_hist_fold_at);
+
+void tpstat_hist_fold_cpu_at(const struct tpstat_hist *h, unsigned int i,
+			     int cpu, struct tpstat_hist_summary *s)
+{
+	tpstat_hist_summary_init(s);
+	tpstat_hist_cpu_merge(h, i, cpu, s);
+	tpstat_hist_settle(s);
+}
+EXPORT_SYMBOL_GPL(tpstat_hist_fold_cpu_at);
 
 u64 tpstat_hist_percentile(const struct tpstat_hist_summary *s, unsigned int pct)
 {
@@ -338,77 +352,3 @@ int tpstat_hist_show(struct seq_file *m, struct tpstat_set *set)
 	return tpstat_hist_print(m, tpstat_file_priv(m));
 }
 EXPORT_SYMBOL_GPL(tpstat_hist_show);
-
-/* Shared histograms: an array of atomic ones in each generation. */
-static struct tpstat_shared_hist *to_shared_hist(const struct tpstat_data *d)
-{
-	return container_of(d, struct tpstat_shared_hist, data);
-}
-
-static int tpstat_shared_hist_check(const struct tpstat_data *d, const char *set)
-{
-	unsigned int nr = to_shared_hist(d)->nr;
-
-	if (nr && nr <= TPSTAT_SHARED_HISTS_MAX)
-		return 0;
-	pr_err("tpstat: %s: shared histograms number 1 to %u, not %u\n", set,
-	       TPSTAT_SHARED_HISTS_MAX, nr);
-	return -EINVAL;
-}
-
-static int tpstat_shared_hist_alloc(struct tpstat_data *d, unsigned int gen)
-{
-	struct tpstat_shared_hist *h = to_shared_hist(d);
-
-	h->gen[gen] = kvmalloc_array(h->nr, sizeof(*h->gen[gen]), GFP_KERNEL);
-	return h->gen[gen] ? 0 : -ENOMEM;
-}
-
-static void tpstat_shared_hist_free(struct tpstat_data *d, unsigned int gen)
-{
-	struct tpstat_shared_hist *h = to_shared_hist(d);
-
-	kvfree(h->gen[gen]);
-	h->gen[gen] = NULL;
-}
-
-static void tpstat_shared_hist_clear(struct tpstat_data *d, unsigned int gen)
-{
-	struct tpstat_shared_hist *h = to_shared_hist(d);
-	unsigned int i;
-
-	for (i = 0; i < h->nr; i++)
-		tpstat_atomic_hist_clear(&h->gen[gen][i]);
-}
-
-static void tpstat_shared_hist_publish(struct tpstat_data *d, unsigned int gen)
-{
-	struct tpstat_shared_hist *h = to_shared_hist(d);
-
-	tpstat_data_publish(h->live, h->gen[gen]);
-}
-
-static size_t tpstat_shared_hist_bytes(const struct tpstat_data *d)
-{
-	return to_shared_hist(d)->nr * sizeof(struct tpstat_atomic_hist);
-}
-
-const struct tpstat_data_ops tpstat_shared_hist_ops = {
-	.kind = TPSTAT_MEM_HISTOGRAMS,
-	.check = tpstat_shared_hist_check,
-	.alloc = tpstat_shared_hist_alloc,
-	.free = tpstat_shared_hist_free,
-	.clear = tpstat_shared_hist_clear,
-	.publish = tpstat_shared_hist_publish,
-	.bytes = tpstat_shared_hist_bytes,
-};
-EXPORT_SYMBOL_GPL(tpstat_shared_hist_ops);
-
-void tpstat_shared_hist_fold_at(const struct tpstat_shared_hist *h,
-				unsigned int i, struct tpstat_hist_summary *s)
-{
-	tpstat_hist_summary_init(s);
-	tpstat_atomic_hist_merge(READ_ONCE(h->live) + i, s);
-	tpstat_hist_settle(s);
-}
-EXPORT_SYMBOL_GPL(tpstat_shared_hist_fold_at);

@@ -35,7 +35,7 @@ struct tpstat_hist_cpu {
 
 /*
  * A log2 histogram in atomics shared by all CPUs: a histogram's large
- * values, keyed data's per-key histograms, shared histograms.
+ * values, and keyed data's per-key histograms.
  */
 struct tpstat_atomic_hist {
 	atomic64_t buckets[TPSTAT_HIST_BUCKETS];
@@ -115,6 +115,19 @@ struct tpstat_hist_summary {
  */
 void tpstat_hist_fold_at(const struct tpstat_hist *h, unsigned int i,
 			 struct tpstat_hist_summary *s);
+
+/**
+ * tpstat_hist_fold_cpu_at() - what one CPU recorded in histogram @i
+ * @h: the histograms
+ * @i: which, below @h->nr
+ * @cpu: the CPU
+ * @s: where the summary goes
+ *
+ * Values of %TPSTAT_HIST_CPU_LIMIT and more are kept for all CPUs
+ * together: they are in tpstat_hist_fold_at()'s summary, not in this one.
+ */
+void tpstat_hist_fold_cpu_at(const struct tpstat_hist *h, unsigned int i,
+			     int cpu, struct tpstat_hist_summary *s);
 
 static inline void tpstat_hist_fold(const struct tpstat_hist *h,
 				    struct tpstat_hist_summary *s)
@@ -249,45 +262,5 @@ static inline void tpstat_hist_add(struct tpstat_hist *h, u64 value)
 {
 	__tpstat_hist_add(h, 0, value);
 }
-
-/* Histograms a shared array may have; keeps a typo from eating memory. */
-#define TPSTAT_SHARED_HISTS_MAX	65536U
-
-/**
- * struct tpstat_shared_hist - @nr log2 histograms shared by all CPUs
- * @live: the live generation
- * @unit: what the values count ("nsecs")
- * @nr: how many; a module may set it before registering its set
- * @gen: private: the live generation, and during a reset the next
- * @data: private: what the core handles
- *
- * Atomics, for many histograms each mostly updated by one CPU (one per
- * CPU, indexed by the CPU), where per-CPU copies of each would grow with
- * the square of the CPUs. Declare it with TPSTAT_SHARED_HISTS(unit, n).
- */
-struct tpstat_shared_hist {
-	struct tpstat_atomic_hist *live;
-	const char *unit;
-	unsigned int nr;
-	/* private: */
-	struct tpstat_atomic_hist *gen[TPSTAT_GENERATIONS];
-	struct tpstat_data data;
-};
-
-extern const struct tpstat_data_ops tpstat_shared_hist_ops;
-
-#define TPSTAT_SHARED_HISTS(u, n)					\
-	{ .unit = (u), .nr = (n), .data.ops = &tpstat_shared_hist_ops }
-
-/* Record @value in histogram @i, below @h->nr; any context. */
-static inline void tpstat_shared_hist_add_at(struct tpstat_shared_hist *h,
-					     unsigned int i, u64 value)
-{
-	tpstat_atomic_hist_add(READ_ONCE(h->live) + i, value);
-}
-
-/* Fold histogram @i into @s, as tpstat_hist_fold_at(). */
-void tpstat_shared_hist_fold_at(const struct tpstat_shared_hist *h,
-				unsigned int i, struct tpstat_hist_summary *s);
 
 #endif /* _TPSTAT_HIST_H */

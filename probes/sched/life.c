@@ -36,10 +36,7 @@ void tpstat_sched_exec(void *data, struct task_struct *p, pid_t old_pid,
 	tpstat_sched_comm_add(&tpstat_sched_comm_execs, p, 0);
 }
 
-/*
- * start_time is ktime_get_ns() at fork. A task that exits runs, so it has
- * no start in the run-queue map; one in the blocked map would be stale.
- */
+/* start_time is ktime_get_ns() at fork. */
 void tpstat_sched_exit(void *data, struct task_struct *p)
 {
 	u64 lifetime = ktime_get_ns() - p->start_time;
@@ -48,8 +45,6 @@ void tpstat_sched_exit(void *data, struct task_struct *p)
 	tpstat_counter_inc_at(&tpstat_sched_life, SCHED_EXITS);
 	tpstat_hist_add(&tpstat_sched_lifetime, lifetime);
 	tpstat_sched_comm_add(&tpstat_sched_comm_exits, p, lifetime);
-	tpstat_pairs_forget(&tpstat_sched_queued, p->pid);
-	tpstat_pairs_forget(&tpstat_sched_blocked, p->pid);
 }
 
 void tpstat_sched_migrate(void *data, struct task_struct *p, int dest_cpu)

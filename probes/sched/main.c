@@ -18,7 +18,7 @@
 
 static unsigned int max_tasks = 8192;
 module_param(max_tasks, uint, 0400);
-MODULE_PARM_DESC(max_tasks, "tasks tracked at once while runnable, and while blocked (1-1048576, default 8192)");
+MODULE_PARM_DESC(max_tasks, "tasks whose state is kept at once (1-1048576, default 8192)");
 
 static unsigned int max_comms = 256;
 module_param(max_comms, uint, 0400);
@@ -47,16 +47,12 @@ static const struct tpstat_file tpstat_sched_files[] = {
 static struct tpstat_data *const tpstat_sched_data[] = {
 	&tpstat_sched_oncpu.data,
 	&tpstat_sched_switches.data,
-	&tpstat_sched_comm_cpu.data,
-	&tpstat_sched_comm_runq.data,
-	&tpstat_sched_comm_off.data,
+	&tpstat_sched_comms.data,
 	&tpstat_sched_runqlat.data,
-	&tpstat_sched_runqlat_cpu.data,
 	&tpstat_sched_cpudist.data,
 	&tpstat_sched_offcpu.data,
 	&tpstat_sched_runq_worst.data,
-	&tpstat_sched_queued.data,
-	&tpstat_sched_blocked.data,
+	&tpstat_sched_tasks.data,
 	&tpstat_sched_life.data,
 	&tpstat_sched_comm_forks.data,
 	&tpstat_sched_comm_execs.data,
@@ -84,16 +80,12 @@ static int __init tpstat_sched_load(void)
 		       TPSTAT_SCHED_MAX_TASKS, TPSTAT_SCHED_MAX_COMMS);
 		return -EINVAL;
 	}
-	tpstat_sched_queued.capacity = max_tasks;
-	tpstat_sched_blocked.capacity = max_tasks;
-	tpstat_sched_comm_cpu.capacity = max_comms;
-	tpstat_sched_comm_runq.capacity = max_comms;
-	tpstat_sched_comm_off.capacity = max_comms;
+	tpstat_sched_tasks.capacity = max_tasks;
+	tpstat_sched_comms.capacity = max_comms;
 	tpstat_sched_comm_forks.capacity = max_comms;
 	tpstat_sched_comm_execs.capacity = max_comms;
 	tpstat_sched_comm_exits.capacity = max_comms;
 	tpstat_sched_migrations.nr = nr_cpu_ids * nr_cpu_ids;
-	tpstat_sched_runqlat_cpu.nr = nr_cpu_ids;
 	return tpstat_set_register(&tpstat_sched_set);
 }
 

@@ -21,16 +21,17 @@ static const char *const sched_life_events[SCHED_LIFE_EVENTS] = {
 };
 
 /*
- * One row per command in @k, busiest first, then "other": the count and,
- * with @times, what its histogram says of them.
+ * One row per command with events in histogram @hist of @k, busiest first,
+ * then "other": the count and, with @times, what the histogram says of
+ * them.
  */
 static int comm_table(struct seq_file *m, const struct tpstat_keyed *k,
-		      const char *what, bool times)
+		      unsigned int hist, const char *what, bool times)
 {
 	struct tpstat_keyed_row *rows;
 	unsigned int i, nr;
 
-	rows = tpstat_keyed_rows(k, NULL, &nr);
+	rows = tpstat_keyed_rows_at(k, hist, NULL, &nr);
 	if (!rows)
 		return -ENOMEM;
 	seq_printf(m, "\n%-16s %12s", "comm", what);
@@ -41,6 +42,8 @@ static int comm_table(struct seq_file *m, const struct tpstat_keyed *k,
 	for (i = 0; i <= nr; i++) {
 		const struct tpstat_hist_summary *s = &rows[i].hist;
 
+		if (!s->count && i < nr)
+			continue;
 		seq_printf(m, "%-16s %12llu", rows[i].label, s->count);
 		if (times)
 			seq_printf(m, " %12llu %12llu %12llu %12llu %12llu",
@@ -73,17 +76,22 @@ int tpstat_sched_switches_show(struct seq_file *m, struct tpstat_set *set)
 		seq_putc(m, '\n');
 	}
 
-	rows = tpstat_keyed_rows(&tpstat_sched_comm_cpu, NULL, &nr);
+	rows = tpstat_keyed_rows_at(&tpstat_sched_comms, SCHED_COMM_SLICE, NULL,
+				    &nr);
 	if (!rows)
 		return -ENOMEM;
 	seq_printf(m, "\n%-16s %12s %12s %12s %12s %12s\n", "comm", "switches",
 		   "voluntary", "involuntary", "avg_slice_ns", "max_slice_ns");
-	for (i = 0; i <= nr; i++)
+	for (i = 0; i <= nr; i++) {
+		u64 invol = rows[i].counters[SCHED_COMM_INVOLUNTARY];
+
+		if (!rows[i].hist.count && i < nr)
+			continue;
 		seq_printf(m, "%-16s %12llu %12llu %12llu %12llu %12llu\n",
 			   rows[i].label, rows[i].hist.count,
-			   rows[i].counters[SCHED_COMM_VOLUNTARY],
-			   rows[i].counters[SCHED_COMM_INVOLUNTARY],
+			   rows[i].hist.count - invol, invol,
 			   tpstat_hist_avg(&rows[i].hist), rows[i].hist.max);
+	}
 	kvfree(rows);
 	return 0;
 }
@@ -100,23 +108,35 @@ int tpstat_sched_runqlat_show(struct seq_file *m, struct tpstat_set *set)
 		seq_printf(m, ", pid %llu (%s)", wc.tag, wc.name);
 	seq_putc(m, '\n');
 	err = tpstat_hist_print(m, &tpstat_sched_runqlat);
-	return err ?: comm_table(m, &tpstat_sched_comm_runq, "runs", true);
+	return err ?: comm_table(m, &tpstat_sched_comms, SCHED_COMM_RUNQ, "runs",
+				 true);
 }
 
-/* As BCC's runqlat -C: a distribution per CPU, by the CPU that ran it. */
+/*
+ * As BCC's runqlat -C: a distribution per CPU, by the CPU that ran it.
+ * Latencies of 4.3 s and more are kept for all CPUs together.
+ */
 int tpstat_sched_runqlat_cpus_show(struct seq_file *m, struct tpstat_set *set)
 {
 	struct tpstat_hist_summary *s = kmalloc(sizeof(*s), GFP_KERNEL);
+	u64 per_cpu = 0, all;
 	int cpu;
 
 	if (!s)
 		return -ENOMEM;
-	tpstat_for_each_shown_cpu(cpu) {
-		tpstat_shared_hist_fold_at(&tpstat_sched_runqlat_cpu, cpu, s);
+	for_each_possible_cpu(cpu) {
+		tpstat_hist_fold_cpu_at(&tpstat_sched_runqlat, 0, cpu, s);
+		per_cpu += s->count;
+		if (!cpu_online(cpu))
+			continue;
 		seq_printf(m, "%scpu%d:\n", cpu ? "\n" : "", cpu);
-		tpstat_hist_summary_print(m, s, tpstat_sched_runqlat_cpu.unit);
+		tpstat_hist_summary_print(m, s, tpstat_sched_runqlat.unit);
 	}
+	tpstat_hist_fold(&tpstat_sched_runqlat, s);
+	all = s->count;
 	kfree(s);
+	seq_printf(m, "\nof 4.3 s or more, on any CPU: %llu\n",
+		   all > per_cpu ? all - per_cpu : 0);
 	return 0;
 }
 
@@ -126,7 +146,8 @@ int tpstat_sched_cpudist_show(struct seq_file *m, struct tpstat_set *set)
 
 	seq_puts(m, "on-CPU time per slice:\n");
 	err = tpstat_hist_print(m, &tpstat_sched_cpudist);
-	return err ?: comm_table(m, &tpstat_sched_comm_cpu, "slices", true);
+	return err ?: comm_table(m, &tpstat_sched_comms, SCHED_COMM_SLICE,
+				 "slices", true);
 }
 
 int tpstat_sched_offcpu_show(struct seq_file *m, struct tpstat_set *set)
@@ -135,7 +156,8 @@ int tpstat_sched_offcpu_show(struct seq_file *m, struct tpstat_set *set)
 
 	seq_puts(m, "off-CPU time, blocked until woken:\n");
 	err = tpstat_hist_print(m, &tpstat_sched_offcpu);
-	return err ?: comm_table(m, &tpstat_sched_comm_off, "wakeups", true);
+	return err ?: comm_table(m, &tpstat_sched_comms, SCHED_COMM_OFF,
+				 "wakeups", true);
 }
 
 int tpstat_sched_lifecycle_show(struct seq_file *m, struct tpstat_set *set)
@@ -149,10 +171,10 @@ int tpstat_sched_lifecycle_show(struct seq_file *m, struct tpstat_set *set)
 	seq_puts(m, "\nlifetime at exit:\n");
 	err = tpstat_hist_print(m, &tpstat_sched_lifetime);
 	if (!err)
-		err = comm_table(m, &tpstat_sched_comm_forks, "forks", false);
+		err = comm_table(m, &tpstat_sched_comm_forks, 0, "forks", false);
 	if (!err)
-		err = comm_table(m, &tpstat_sched_comm_execs, "execs", false);
-	return err ?: comm_table(m, &tpstat_sched_comm_exits, "exits", true);
+		err = comm_table(m, &tpstat_sched_comm_execs, 0, "execs", false);
+	return err ?: comm_table(m, &tpstat_sched_comm_exits, 0, "exits", true);
 }
 
 /* Rows are where tasks came from, columns where they went. */
@@ -175,34 +197,36 @@ int tpstat_sched_migrations_show(struct seq_file *m, struct tpstat_set *set)
 	return 0;
 }
 
-static const char *const sched_comm_counters[SCHED_COMM_COUNTERS] = {
-	[SCHED_COMM_VOLUNTARY] = "voluntary",
-	[SCHED_COMM_INVOLUNTARY] = "involuntary",
-};
-
 /*
- * For every command of @k: "<prefix>.<comm> count", with @times its max,
- * and its counters by name.
+ * For every command with events in histogram @hist of @k: "<prefix>.<comm>
+ * count", with @times its max, and with @kinds its switches by kind.
  */
 static int comm_stats(struct seq_file *m, const struct tpstat_keyed *k,
-		      const char *prefix, bool times)
+		      unsigned int hist, const char *prefix, bool times,
+		      bool kinds)
 {
 	struct tpstat_keyed_row *rows;
 	char word[TPSTAT_KEYED_LABEL_MAX];
-	unsigned int i, c, nr;
+	unsigned int i, nr;
 
-	rows = tpstat_keyed_rows(k, NULL, &nr);
+	rows = tpstat_keyed_rows_at(k, hist, NULL, &nr);
 	if (!rows)
 		return -ENOMEM;
 	for (i = 0; i <= nr; i++) {
+		if (!rows[i].hist.count && i < nr)
+			continue;
 		tpstat_stats_word(word, sizeof(word), rows[i].label);
 		seq_printf(m, "%s.%s %llu\n", prefix, word, rows[i].hist.count);
 		if (times)
 			seq_printf(m, "%s.%s.max %llu\n", prefix, word,
 				   rows[i].hist.max);
-		for (c = 0; c < k->nr_counters; c++)
-			seq_printf(m, "%s.%s.%s %llu\n", prefix, word,
-				   sched_comm_counters[c], rows[i].counters[c]);
+		if (kinds) {
+			u64 invol = rows[i].counters[SCHED_COMM_INVOLUNTARY];
+
+			seq_printf(m, "%s.%s.voluntary %llu\n%s.%s.involuntary %llu\n",
+				   prefix, word, rows[i].hist.count - invol,
+				   prefix, word, invol);
+		}
 	}
 	kvfree(rows);
 	return 0;
@@ -217,7 +241,7 @@ static int runqlat_cpu_stats(struct seq_file *m)
 	if (!s)
 		return -ENOMEM;
 	tpstat_for_each_shown_cpu(cpu) {
-		tpstat_shared_hist_fold_at(&tpstat_sched_runqlat_cpu, cpu, s);
+		tpstat_hist_fold_cpu_at(&tpstat_sched_runqlat, 0, cpu, s);
 		snprintf(prefix, sizeof(prefix), "runqlat.cpu%d", cpu);
 		tpstat_hist_summary_stats(m, s, prefix);
 	}
@@ -244,8 +268,7 @@ int tpstat_sched_stats(struct seq_file *m, struct tpstat_set *set)
 			   tpstat_counter_sum_at(&tpstat_sched_life, i));
 	tpstat_worst_read_at(&tpstat_sched_runq_worst, 0, &wc);
 	seq_printf(m, "runqlat.worst_pid %llu\n", wc.tag);
-	tpstat_pairs_print_stats(m, &tpstat_sched_queued, "queued");
-	tpstat_pairs_print_stats(m, &tpstat_sched_blocked, "blocked");
+	tpstat_tasks_print_stats(m, &tpstat_sched_tasks, "tasks");
 	err = tpstat_hist_print_stats(m, &tpstat_sched_runqlat, "runqlat");
 	if (!err)
 		err = runqlat_cpu_stats(m);
@@ -256,14 +279,20 @@ int tpstat_sched_stats(struct seq_file *m, struct tpstat_set *set)
 	if (!err)
 		err = tpstat_hist_print_stats(m, &tpstat_sched_lifetime, "lifetime");
 	if (!err)
-		err = comm_stats(m, &tpstat_sched_comm_cpu, "slices", true);
+		err = comm_stats(m, &tpstat_sched_comms, SCHED_COMM_SLICE,
+				 "slices", true, true);
 	if (!err)
-		err = comm_stats(m, &tpstat_sched_comm_runq, "runs", true);
+		err = comm_stats(m, &tpstat_sched_comms, SCHED_COMM_RUNQ, "runs",
+				 true, false);
 	if (!err)
-		err = comm_stats(m, &tpstat_sched_comm_off, "wakeups", true);
+		err = comm_stats(m, &tpstat_sched_comms, SCHED_COMM_OFF,
+				 "wakeups", true, false);
 	if (!err)
-		err = comm_stats(m, &tpstat_sched_comm_forks, "forks", false);
+		err = comm_stats(m, &tpstat_sched_comm_forks, 0, "forks", false,
+				 false);
 	if (!err)
-		err = comm_stats(m, &tpstat_sched_comm_execs, "execs", false);
-	return err ?: comm_stats(m, &tpstat_sched_comm_exits, "exits", true);
+		err = comm_stats(m, &tpstat_sched_comm_execs, 0, "execs", false,
+				 false);
+	return err ?: comm_stats(m, &tpstat_sched_comm_exits, 0, "exits", true,
+				 false);
 }

@@ -13,20 +13,19 @@
 
 /* switch.c */
 enum { SCHED_VOLUNTARY, SCHED_INVOLUNTARY, SCHED_FROM_IDLE, SCHED_SWITCH_KINDS };
-enum { SCHED_COMM_VOLUNTARY, SCHED_COMM_INVOLUNTARY, SCHED_COMM_COUNTERS };
+/* Per command: a histogram of each of these times, and switches by kind. */
+enum { SCHED_COMM_SLICE, SCHED_COMM_RUNQ, SCHED_COMM_OFF, SCHED_COMM_HISTS };
+/* Voluntary switches are the slices less these. */
+enum { SCHED_COMM_INVOLUNTARY, SCHED_COMM_COUNTERS };
 
 extern struct tpstat_scratch tpstat_sched_oncpu;
 extern struct tpstat_counter tpstat_sched_switches;	/* per kind */
-extern struct tpstat_keyed tpstat_sched_comm_cpu;	/* on-CPU slices; vol, invol */
-extern struct tpstat_keyed tpstat_sched_comm_runq;	/* run-queue latency */
-extern struct tpstat_keyed tpstat_sched_comm_off;	/* off-CPU time */
+extern struct tpstat_keyed tpstat_sched_comms;
 extern struct tpstat_hist tpstat_sched_runqlat;
-extern struct tpstat_shared_hist tpstat_sched_runqlat_cpu;	/* per CPU */
 extern struct tpstat_hist tpstat_sched_cpudist;
 extern struct tpstat_hist tpstat_sched_offcpu;
 extern struct tpstat_worst tpstat_sched_runq_worst;	/* tag: pid */
-extern struct tpstat_pairs tpstat_sched_queued;		/* pid: runnable since */
-extern struct tpstat_pairs tpstat_sched_blocked;	/* pid: blocked since */
+extern struct tpstat_tasks tpstat_sched_tasks;
 
 struct tpstat_key_ref tpstat_sched_comm_add(struct tpstat_keyed *k,
 					    struct task_struct *p, u64 value);
