@@ -177,6 +177,12 @@ int tpstat_sched_lifecycle_show(struct seq_file *m, struct tpstat_set *set)
 	return err ?: comm_table(m, &tpstat_sched_comm_exits, 0, "exits", true);
 }
 
+static u64 sched_migrations(int from, int to)
+{
+	return tpstat_shared_counter_read_at(&tpstat_sched_migrations,
+					     from * nr_cpu_ids + to);
+}
+
 /* Rows are where tasks came from, columns where they went. */
 int tpstat_sched_migrations_show(struct seq_file *m, struct tpstat_set *set)
 {
@@ -189,9 +195,7 @@ int tpstat_sched_migrations_show(struct seq_file *m, struct tpstat_set *set)
 	tpstat_for_each_shown_cpu(from) {
 		seq_printf(m, "cpu%-5d", from);
 		tpstat_for_each_shown_cpu(to)
-			seq_printf(m, " %12llu",
-				   tpstat_shared_counter_read_at(&tpstat_sched_migrations,
-								 from * nr_cpu_ids + to));
+			seq_printf(m, " %12llu", sched_migrations(from, to));
 		seq_putc(m, '\n');
 	}
 	return 0;
@@ -253,8 +257,8 @@ int tpstat_sched_stats(struct seq_file *m, struct tpstat_set *set)
 {
 	struct tpstat_worst_case wc;
 	unsigned int i;
+	int err, from, to;
 	u64 all = 0;
-	int err;
 
 	for (i = 0; i < SCHED_SWITCH_KINDS; i++) {
 		u64 n = tpstat_counter_sum_at(&tpstat_sched_switches, i);
@@ -268,6 +272,10 @@ int tpstat_sched_stats(struct seq_file *m, struct tpstat_set *set)
 			   tpstat_counter_sum_at(&tpstat_sched_life, i));
 	tpstat_worst_read_at(&tpstat_sched_runq_worst, 0, &wc);
 	seq_printf(m, "runqlat.worst_pid %llu\n", wc.tag);
+	tpstat_for_each_shown_cpu(from)
+		tpstat_for_each_shown_cpu(to)
+			seq_printf(m, "migrations.cpu%d.cpu%d %llu\n", from, to,
+				   sched_migrations(from, to));
 	tpstat_tasks_print_stats(m, &tpstat_sched_tasks, "tasks");
 	err = tpstat_hist_print_stats(m, &tpstat_sched_runqlat, "runqlat");
 	if (!err)

@@ -145,6 +145,17 @@ check "each of the 5000 was given state" [ $(($(s tasks.claimed) - c0)) -ge 5000
 check "and each released" [ $(($(s tasks.released) - r0)) -ge 5000 ]
 is "no task went without state" "$(s tasks.dropped) $(s tasks.evicted)" "0 0"
 
+# Migrations: a shell moves itself from CPU to CPU, 20 times each way. A
+# running task is moved at once, by the stopper, so each of its moves is
+# one migration; other tasks' may add to them, never take away.
+if [ "$ncpus" -ge 2 ]; then
+	a0=$(s migrations.cpu0.cpu1)
+	b0=$(s migrations.cpu1.cpu0)
+	taskset -c 0 sh -c 'i=0; while [ $i -lt 20 ]; do taskset -p 2 $$ > /dev/null; taskset -p 1 $$ > /dev/null; i=$((i + 1)); done'
+	check "20 moves from cpu0 to cpu1" [ $(($(s migrations.cpu0.cpu1) - a0)) -ge 20 ]
+	check "20 moves back" [ $(($(s migrations.cpu1.cpu0) - b0)) -ge 20 ]
+fi
+
 for f in switches runqlat runqlat_cpus cpudist offcpu lifecycle migrations stats; do
 	check "$f reads" sh -c "cat $TP/sched/$f > /dev/null"
 done
