@@ -5,11 +5,9 @@
  * keyed by ~value, whose first key is U64_MAX, keyed data by the firing
  * task's comm (a wide key), and on tpstat_test_pair a pairing map whose
  * pairs feed a histogram of their times and keyed data by (key, start or
- * end), so tests can check every primitive against numbers they drove. It
- * also counts each firing task's events in a task table, and by its comm
- * through a hint it keeps there, even values and odd ones apart. It also
- * probes a tracepoint nothing defines, which must show as missing without
- * harming the rest.
+ * end), so tests can check every primitive against numbers they drove. It also probes a
+ * tracepoint nothing defines, which must show as missing without harming
+ * the rest.
  */
 #include <linux/module.h>
 #include <linux/sched.h>
@@ -32,10 +30,6 @@ static unsigned int pair_keys = 1024;
 module_param(pair_keys, uint, 0400);
 MODULE_PARM_DESC(pair_keys, "starts the pairing map holds (default 1024)");
 
-static unsigned int task_slots = 64;
-module_param(task_slots, uint, 0400);
-MODULE_PARM_DESC(task_slots, "tasks the task table holds (default 64)");
-
 static unsigned int pair_age_ms;
 module_param(pair_age_ms, uint, 0400);
 MODULE_PARM_DESC(pair_age_ms, "age at which a start may be evicted (0: never)");
@@ -47,28 +41,6 @@ static struct tpstat_keyed test_wide = TPSTAT_KEYED_PER_CPU(16, "value", 0);
 static struct tpstat_table test_wtable = TPSTAT_WIDE_TABLE(8, TASK_COMM_LEN);
 static struct tpstat_table test_table = TPSTAT_TABLE(64);
 static struct tpstat_table test_high = TPSTAT_TABLE(16);
-static struct tpstat_tasks test_tasks = TPSTAT_TASKS(64);
-/* By comm: even values in the first histogram, odd ones in the second. */
-static struct tpstat_keyed test_comms = TPSTAT_KEYED_HISTS(8, "value", 2, 0);
-
-/* A task's words: its events, and a hint to its comm's row. */
-enum { TEST_TASK_EVENTS, TEST_TASK_COMM };
-
-/*
- * One task's events come one after another here: the tests never fire
- * from a task and from an interrupt of that task at once.
- */
-static void tpstat_test_task_event(u64 value)
-{
-	struct tpstat_key comm = tpstat_key_comm(current->comm);
-	struct tpstat_task *t = tpstat_task(&test_tasks, current);
-
-	if (!t)
-		return;
-	WRITE_ONCE(t->w[TEST_TASK_EVENTS], READ_ONCE(t->w[TEST_TASK_EVENTS]) + 1);
-	tpstat_keyed_add_hinted(&test_comms, &comm, &t->w[TEST_TASK_COMM],
-				value & 1, value, "%s", current->comm);
-}
 
 static void tpstat_test_probe_fire(void *data, u64 value)
 {
@@ -82,7 +54,6 @@ static void tpstat_test_probe_fire(void *data, u64 value)
 		tpstat_probe_drop(data);
 	if (value < 16)
 		tpstat_table_add(&test_high, ~value, value);
-	tpstat_test_task_event(value);
 }
 
 static void tpstat_test_probe_pair(void *data, u64 key, int end)
@@ -188,42 +159,6 @@ static void tpstat_test_wtable_stats(struct seq_file *m)
 	kvfree(rows);
 }
 
-/* "comms.<comm>.even N" and ".odd N". */
-static void tpstat_test_comms_stats(struct seq_file *m)
-{
-	static const char *const parity[] = { "even", "odd" };
-	struct tpstat_keyed_row *rows;
-	unsigned int i, h, nr;
-
-	for (h = 0; h < ARRAY_SIZE(parity); h++) {
-		rows = tpstat_keyed_rows_at(&test_comms, h, NULL, &nr);
-		if (!rows)
-			return;
-		for (i = 0; i < nr; i++)
-			seq_printf(m, "comms.%s.%s %llu\n", rows[i].label,
-				   parity[h], rows[i].hist.count);
-		kvfree(rows);
-	}
-}
-
-/* The reader's own events, as its words hold them. */
-static int tpstat_test_task_show(struct seq_file *m, struct tpstat_set *set)
-{
-	struct tpstat_task *t;
-	u64 events = 0;
-
-	preempt_disable();
-	t = tpstat_task_find(&test_tasks, current);
-	if (t)
-		events = READ_ONCE(t->w[TEST_TASK_EVENTS]);
-	preempt_enable();
-	if (t)
-		seq_printf(m, "events %llu\n", events);
-	else
-		seq_puts(m, "none\n");
-	return 0;
-}
-
 static int tpstat_test_stats(struct seq_file *m, struct tpstat_set *set)
 {
 	int err = tpstat_hist_print_stats(m, &test_hist, "hist");
@@ -235,15 +170,12 @@ static int tpstat_test_stats(struct seq_file *m, struct tpstat_set *set)
 	tpstat_pairs_print_stats(m, &test_pairs, "pairs");
 	tpstat_test_wide_stats(m);
 	tpstat_test_wtable_stats(m);
-	tpstat_test_comms_stats(m);
-	tpstat_tasks_print_stats(m, &test_tasks, "tasks");
 	return tpstat_hist_print_stats(m, &test_pair_ns, "pair_ns");
 }
 
 static const struct tpstat_file tpstat_test_files[] = {
 	TPSTAT_HIST_FILE("hist", &test_hist),
 	{ .name = "table", .show = tpstat_test_table_show },
-	{ .name = "task", .show = tpstat_test_task_show, .no_header = true },
 };
 
 static struct tpstat_data *const tpstat_test_data[] = {
@@ -254,8 +186,6 @@ static struct tpstat_data *const tpstat_test_data[] = {
 	&test_pair_ns.data,
 	&test_wide.data,
 	&test_wtable.data,
-	&test_tasks.data,
-	&test_comms.data,
 };
 
 static struct tpstat_set tpstat_test_set = {
@@ -273,7 +203,6 @@ static int __init tpstat_test_probe_init(void)
 {
 	test_table.capacity = table_keys;
 	test_pairs.capacity = pair_keys;
-	test_tasks.capacity = task_slots;
 	test_pairs.max_age = (u64)pair_age_ms * NSEC_PER_MSEC;
 	return tpstat_set_register(&tpstat_test_set);
 }
