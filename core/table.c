@@ -343,9 +343,8 @@ struct tpstat_table_row *tpstat_table_rows(const struct tpstat_table *t,
 			tpstat_row_merge(other, &row);
 
 	room = tpstat_table_in_use(t, slots);
-	if (!room)
-		return NULL;
-	rows = kvcalloc(room, sizeof(*rows), GFP_KERNEL);
+	/* An empty table is an array of no rows, not a failure. */
+	rows = kvcalloc(room ?: 1, sizeof(*rows), GFP_KERNEL);
 	if (!rows)
 		return NULL;
 	for (i = 0; i < tpstat_table_nr_slots(t) && n < room; i++) {

@@ -164,7 +164,7 @@ static inline bool tpstat_table_add(struct tpstat_table *t, u64 key,
  * @other: set to the "other" row (key 0): events of keys that did not fit
  *
  * Return: the rows, to be released with kvfree(), or NULL with *@nr == 0
- * when the table is empty or memory is short (-ENOMEM is the only failure).
+ * when memory is short (-ENOMEM is the only failure).
  */
 struct tpstat_table_row *tpstat_table_rows(const struct tpstat_table *t,
 					   unsigned int *nr,

@@ -88,6 +88,8 @@ static int tpstat_test_table_show(struct seq_file *m, struct tpstat_set *set)
 	int cpu;
 
 	rows = tpstat_table_rows(&test_table, &nr, &other);
+	if (!rows)
+		return -ENOMEM;
 	seq_printf(m, "%-6s %12s %16s %12s", "key", "count", "sum", "max");
 	tpstat_print_cpu_columns(m, 12);
 	for (i = 0; i < nr; i++) {
@@ -105,24 +107,26 @@ static int tpstat_test_table_show(struct seq_file *m, struct tpstat_set *set)
 	return 0;
 }
 
-static void tpstat_test_table_stats(struct seq_file *m,
-				    const struct tpstat_table *t,
-				    const char *name)
+static int tpstat_test_table_stats(struct seq_file *m,
+				   const struct tpstat_table *t, const char *name)
 {
 	struct tpstat_table_row *rows, other;
 	unsigned int i, nr;
 
 	rows = tpstat_table_rows(t, &nr, &other);
+	if (!rows)
+		return -ENOMEM;
 	for (i = 0; i < nr; i++)
 		seq_printf(m, "%s.%llu.count %llu\n%s.%llu.sum %llu\n", name,
 			   rows[i].key.w[0], rows[i].count, name, rows[i].key.w[0],
 			   rows[i].sum);
 	seq_printf(m, "%s.other %llu\n", name, other.count);
 	kvfree(rows);
+	return 0;
 }
 
 /* "wide.<label>.count N", ".cpuN" per online CPU, and "wide.other N". */
-static void tpstat_test_wide_stats(struct seq_file *m)
+static int tpstat_test_wide_stats(struct seq_file *m)
 {
 	struct tpstat_keyed_row *rows;
 	unsigned int i, nr;
@@ -130,7 +134,7 @@ static void tpstat_test_wide_stats(struct seq_file *m)
 
 	rows = tpstat_keyed_rows(&test_wide, NULL, &nr);
 	if (!rows)
-		return;
+		return -ENOMEM;
 	for (i = 0; i < nr; i++) {
 		seq_printf(m, "wide.%s.count %llu\n", rows[i].label,
 			   rows[i].hist.count);
@@ -141,36 +145,43 @@ static void tpstat_test_wide_stats(struct seq_file *m)
 	}
 	seq_printf(m, "wide.other %llu\n", rows[nr].hist.count);
 	kvfree(rows);
+	return 0;
 }
 
 /* "wtable.<comm>.count N", the comm being the key's bytes. */
-static void tpstat_test_wtable_stats(struct seq_file *m)
+static int tpstat_test_wtable_stats(struct seq_file *m)
 {
 	struct tpstat_table_row *rows, other;
 	char comm[TASK_COMM_LEN];
 	unsigned int i, nr;
 
 	rows = tpstat_table_rows(&test_wtable, &nr, &other);
+	if (!rows)
+		return -ENOMEM;
 	for (i = 0; i < nr; i++) {
 		strscpy(comm, (const char *)rows[i].key.w, sizeof(comm));
 		seq_printf(m, "wtable.%s.count %llu\n", comm, rows[i].count);
 	}
 	seq_printf(m, "wtable.other %llu\n", other.count);
 	kvfree(rows);
+	return 0;
 }
 
 static int tpstat_test_stats(struct seq_file *m, struct tpstat_set *set)
 {
 	int err = tpstat_hist_print_stats(m, &test_hist, "hist");
 
+	if (!err)
+		err = tpstat_test_table_stats(m, &test_table, "table");
+	if (!err)
+		err = tpstat_test_table_stats(m, &test_high, "high");
 	if (err)
 		return err;
-	tpstat_test_table_stats(m, &test_table, "table");
-	tpstat_test_table_stats(m, &test_high, "high");
 	tpstat_pairs_print_stats(m, &test_pairs, "pairs");
-	tpstat_test_wide_stats(m);
-	tpstat_test_wtable_stats(m);
-	return tpstat_hist_print_stats(m, &test_pair_ns, "pair_ns");
+	err = tpstat_test_wide_stats(m);
+	if (!err)
+		err = tpstat_test_wtable_stats(m);
+	return err ?: tpstat_hist_print_stats(m, &test_pair_ns, "pair_ns");
 }
 
 static const struct tpstat_file tpstat_test_files[] = {
