@@ -269,11 +269,13 @@ static void tpstat_keyed_register(struct tpstat_keyed *k,
 	local_irq_restore(flags);
 }
 
-/* Histogram @i of the key; the first also counts per CPU. */
+/* Histogram @i of the key, if any; the first also counts per CPU. */
 static __always_inline void
 tpstat_keyed_record(struct tpstat_keyed *k, struct tpstat_key_ref ref,
 		    unsigned int i, u64 value)
 {
+	if (i == TPSTAT_KEYED_NO_HIST)
+		return;
 	tpstat_atomic_hist_add(&ref.gen->hists[ref.id * ref.gen->nr_hists + i],
 			       value);
 	if (ref.gen->cpu_counts && !i)

@@ -12,6 +12,7 @@
 
 #include <linux/atomic.h>
 #include <linux/compiler_attributes.h>
+#include <linux/limits.h>
 #include <asm/local64.h>
 #include <linux/seq_file.h>
 #include <linux/types.h>
@@ -30,6 +31,9 @@
 
 /* Histograms per key. */
 #define TPSTAT_KEYED_MAX_HISTS	4
+
+/* The histogram tpstat_keyed_ref() records into: none. */
+#define TPSTAT_KEYED_NO_HIST	UINT_MAX
 
 /* private: a key and its label, as a generation keeps them */
 struct tpstat_keyed_entry {
@@ -163,8 +167,9 @@ __tpstat_keyed_add_hint(struct tpstat_keyed *k, const struct tpstat_key *key,
 {
 	if (!__tpstat_keyed_hinted(k, key, hint, ref) || ref->gen->cpu_counts)
 		return false;
-	tpstat_atomic_hist_add(&ref->gen->hists[ref->id * ref->gen->nr_hists + i],
-			       value);
+	if (i != TPSTAT_KEYED_NO_HIST)
+		tpstat_atomic_hist_add(&ref->gen->hists[ref->id * ref->gen->nr_hists + i],
+				       value);
 	return true;
 }
 
@@ -234,6 +239,20 @@ __tpstat_keyed_add_hint(struct tpstat_keyed *k, const struct tpstat_key *key,
  */
 #define tpstat_keyed_add_hinted(k, key, hint, i, value, fmt, ...)	\
 	__tpstat_keyed_add(k, key, hint, i, value, fmt, ##__VA_ARGS__)
+
+/**
+ * tpstat_keyed_ref() - find @key, registering it at first sight, for its
+ *                      counters alone: no histogram records anything
+ * @k: the keyed data
+ * @key: a const struct tpstat_key *
+ * @fmt: printf format of the label, and its arguments, used only when
+ *       @key is new
+ *
+ * Return: where the key's events go, for tpstat_keyed_count().
+ */
+#define tpstat_keyed_ref(k, key, fmt, ...)				\
+	__tpstat_keyed_add(k, key, NULL, TPSTAT_KEYED_NO_HIST, 0, fmt,	\
+			   ##__VA_ARGS__)
 
 /**
  * tpstat_keyed_add() - tpstat_keyed_add_key() for a u64 key

@@ -11,21 +11,33 @@
 #include "sched.h"
 
 struct tpstat_counter tpstat_sched_life = TPSTAT_COUNTERS(SCHED_LIFE_EVENTS);
-/* Their histograms hold nothing: only the counts are shown. */
-struct tpstat_keyed tpstat_sched_comm_forks = TPSTAT_KEYED(256, "-", 0);
-struct tpstat_keyed tpstat_sched_comm_execs = TPSTAT_KEYED(256, "-", 0);
-/* Lifetimes, by the command that exits. */
-struct tpstat_keyed tpstat_sched_comm_exits = TPSTAT_KEYED(256, "nsecs", 0);
+/*
+ * Per command: lifetimes of what exits in the histogram; forks, by the
+ * parent's command, and execs, by the command after the exec, counted.
+ */
+struct tpstat_keyed tpstat_sched_life_comms =
+	TPSTAT_KEYED(128, "nsecs", SCHED_LIFE_COUNTERS);
 struct tpstat_hist tpstat_sched_lifetime = TPSTAT_HIST("nsecs");
 /* nr_cpu_ids * nr_cpu_ids, set at load. */
 struct tpstat_shared_counter tpstat_sched_migrations = TPSTAT_SHARED_COUNTERS(0);
+
+/* Counts @c of @p's command. */
+static void tpstat_sched_comm_count(struct task_struct *p, unsigned int c)
+{
+	struct tpstat_key key = tpstat_key_comm(p->comm);
+	struct tpstat_key_ref ref;
+
+	ref = tpstat_keyed_ref(&tpstat_sched_life_comms, &key, "%.*s",
+			       TASK_COMM_LEN, p->comm);
+	tpstat_keyed_count(ref, c);
+}
 
 void tpstat_sched_fork(void *data, struct task_struct *parent,
 		       struct task_struct *child)
 {
 	tpstat_probe_hit(data);
 	tpstat_counter_inc_at(&tpstat_sched_life, SCHED_FORKS);
-	tpstat_sched_comm_add(&tpstat_sched_comm_forks, parent, 0);
+	tpstat_sched_comm_count(parent, SCHED_LIFE_FORKS);
 }
 
 void tpstat_sched_exec(void *data, struct task_struct *p, pid_t old_pid,
@@ -33,7 +45,7 @@ void tpstat_sched_exec(void *data, struct task_struct *p, pid_t old_pid,
 {
 	tpstat_probe_hit(data);
 	tpstat_counter_inc_at(&tpstat_sched_life, SCHED_EXECS);
-	tpstat_sched_comm_add(&tpstat_sched_comm_execs, p, 0);
+	tpstat_sched_comm_count(p, SCHED_LIFE_EXECS);
 }
 
 /* start_time is ktime_get_ns() at fork. */
@@ -44,7 +56,7 @@ void tpstat_sched_exit(void *data, struct task_struct *p)
 	tpstat_probe_hit(data);
 	tpstat_counter_inc_at(&tpstat_sched_life, SCHED_EXITS);
 	tpstat_hist_add(&tpstat_sched_lifetime, lifetime);
-	tpstat_sched_comm_add(&tpstat_sched_comm_exits, p, lifetime);
+	tpstat_sched_comm_add(&tpstat_sched_life_comms, p, lifetime);
 }
 
 void tpstat_sched_migrate(void *data, struct task_struct *p, int dest_cpu)

@@ -3,7 +3,7 @@
  * tpstat_sched.ko: context switches, run-queue latency, on-CPU and off-CPU
  * time, process lifecycle and migrations, from cat:
  *
- *   insmod tpstat_sched.ko [max_tasks=8192] [max_comms=256]
+ *   insmod tpstat_sched.ko [max_tasks=8192] [max_comms=128]
  *   cat /sys/kernel/debug/tpstat/sched/{switches,runqlat,runqlat_cpus,cpudist,offcpu}
  *   cat /sys/kernel/debug/tpstat/sched/{lifecycle,migrations,stats}
  */
@@ -20,9 +20,9 @@ static unsigned int max_tasks = 8192;
 module_param(max_tasks, uint, 0400);
 MODULE_PARM_DESC(max_tasks, "tasks whose state is kept at once (1-1048576, default 8192)");
 
-static unsigned int max_comms = 256;
+static unsigned int max_comms = 128;
 module_param(max_comms, uint, 0400);
-MODULE_PARM_DESC(max_comms, "commands shown by name in each table (1-4096, default 256)");
+MODULE_PARM_DESC(max_comms, "commands shown by name (1-4096, default 128)");
 
 static struct tpstat_probe tpstat_sched_probes[] = {
 	TPSTAT_PROBE(sched_switch, tpstat_sched_switch),
@@ -54,9 +54,7 @@ static struct tpstat_data *const tpstat_sched_data[] = {
 	&tpstat_sched_runq_worst.data,
 	&tpstat_sched_tasks.data,
 	&tpstat_sched_life.data,
-	&tpstat_sched_comm_forks.data,
-	&tpstat_sched_comm_execs.data,
-	&tpstat_sched_comm_exits.data,
+	&tpstat_sched_life_comms.data,
 	&tpstat_sched_lifetime.data,
 	&tpstat_sched_migrations.data,
 };
@@ -82,9 +80,7 @@ static int __init tpstat_sched_load(void)
 	}
 	tpstat_sched_tasks.capacity = max_tasks;
 	tpstat_sched_comms.capacity = max_comms;
-	tpstat_sched_comm_forks.capacity = max_comms;
-	tpstat_sched_comm_execs.capacity = max_comms;
-	tpstat_sched_comm_exits.capacity = max_comms;
+	tpstat_sched_life_comms.capacity = max_comms;
 	tpstat_sched_migrations.nr = nr_cpu_ids * nr_cpu_ids;
 	return tpstat_set_register(&tpstat_sched_set);
 }

@@ -56,6 +56,69 @@ static int comm_table(struct seq_file *m, const struct tpstat_keyed *k,
 	return 0;
 }
 
+/* Rows by counter @c of the lifecycle's, highest first. */
+static int life_cmp(const struct tpstat_keyed_row *x,
+		    const struct tpstat_keyed_row *y, unsigned int c)
+{
+	if (x->counters[c] != y->counters[c])
+		return x->counters[c] > y->counters[c] ? -1 : 1;
+	return strcmp(x->label, y->label);
+}
+
+static int life_cmp_forks(const void *a, const void *b)
+{
+	return life_cmp(a, b, SCHED_LIFE_FORKS);
+}
+
+static int life_cmp_execs(const void *a, const void *b)
+{
+	return life_cmp(a, b, SCHED_LIFE_EXECS);
+}
+
+static const struct {
+	const char *what;
+	unsigned int counter;
+	cmp_func_t cmp;
+} life_counted[] = {
+	{ "forks", SCHED_LIFE_FORKS, life_cmp_forks },
+	{ "execs", SCHED_LIFE_EXECS, life_cmp_execs },
+};
+
+/*
+ * The commands that forked and those that execed, busiest first: with
+ * @stats as "<what>.<comm> N" lines, else as tables.
+ */
+static int life_counts(struct seq_file *m, bool stats)
+{
+	char word[TPSTAT_KEYED_LABEL_MAX];
+	struct tpstat_keyed_row *rows;
+	unsigned int t, i, nr, c;
+
+	for (t = 0; t < ARRAY_SIZE(life_counted); t++) {
+		c = life_counted[t].counter;
+		rows = tpstat_keyed_rows(&tpstat_sched_life_comms,
+					 life_counted[t].cmp, &nr);
+		if (!rows)
+			return -ENOMEM;
+		if (!stats)
+			seq_printf(m, "\n%-16s %12s\n", "comm", life_counted[t].what);
+		for (i = 0; i <= nr; i++) {
+			if (!rows[i].counters[c] && i < nr)
+				continue;
+			if (stats) {
+				tpstat_stats_word(word, sizeof(word), rows[i].label);
+				seq_printf(m, "%s.%s %llu\n", life_counted[t].what,
+					   word, rows[i].counters[c]);
+			} else {
+				seq_printf(m, "%-16s %12llu\n", rows[i].label,
+					   rows[i].counters[c]);
+			}
+		}
+		kvfree(rows);
+	}
+	return 0;
+}
+
 int tpstat_sched_switches_show(struct seq_file *m, struct tpstat_set *set)
 {
 	struct tpstat_keyed_row *rows;
@@ -171,10 +234,8 @@ int tpstat_sched_lifecycle_show(struct seq_file *m, struct tpstat_set *set)
 	seq_puts(m, "\nlifetime at exit:\n");
 	err = tpstat_hist_print(m, &tpstat_sched_lifetime);
 	if (!err)
-		err = comm_table(m, &tpstat_sched_comm_forks, 0, "forks", false);
-	if (!err)
-		err = comm_table(m, &tpstat_sched_comm_execs, 0, "execs", false);
-	return err ?: comm_table(m, &tpstat_sched_comm_exits, 0, "exits", true);
+		err = life_counts(m, false);
+	return err ?: comm_table(m, &tpstat_sched_life_comms, 0, "exits", true);
 }
 
 static u64 sched_migrations(int from, int to)
@@ -296,11 +357,7 @@ int tpstat_sched_stats(struct seq_file *m, struct tpstat_set *set)
 		err = comm_stats(m, &tpstat_sched_comms, SCHED_COMM_OFF,
 				 "wakeups", true, false);
 	if (!err)
-		err = comm_stats(m, &tpstat_sched_comm_forks, 0, "forks", false,
-				 false);
-	if (!err)
-		err = comm_stats(m, &tpstat_sched_comm_execs, 0, "execs", false,
-				 false);
-	return err ?: comm_stats(m, &tpstat_sched_comm_exits, 0, "exits", true,
+		err = life_counts(m, true);
+	return err ?: comm_stats(m, &tpstat_sched_life_comms, 0, "exits", true,
 				 false);
 }

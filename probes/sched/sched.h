@@ -38,9 +38,8 @@ void tpstat_sched_wakeup_new(void *data, struct task_struct *p);
 enum { SCHED_FORKS, SCHED_EXECS, SCHED_EXITS, SCHED_LIFE_EVENTS };
 
 extern struct tpstat_counter tpstat_sched_life;		/* per event */
-extern struct tpstat_keyed tpstat_sched_comm_forks;	/* by the parent's comm */
-extern struct tpstat_keyed tpstat_sched_comm_execs;	/* by the comm after exec */
-extern struct tpstat_keyed tpstat_sched_comm_exits;	/* lifetimes */
+enum { SCHED_LIFE_FORKS, SCHED_LIFE_EXECS, SCHED_LIFE_COUNTERS };
+extern struct tpstat_keyed tpstat_sched_life_comms;	/* lifetimes; counters */
 extern struct tpstat_hist tpstat_sched_lifetime;
 extern struct tpstat_shared_counter tpstat_sched_migrations;	/* [from][to] */
 

@@ -35,7 +35,7 @@ struct tpstat_scratch tpstat_sched_oncpu = TPSTAT_SCRATCH(struct tpstat_sched_cp
 struct tpstat_counter tpstat_sched_switches = TPSTAT_COUNTERS(SCHED_SWITCH_KINDS);
 /* The runqlat per CPU is its per-CPU parts: the CPU that ran the task. */
 struct tpstat_keyed tpstat_sched_comms =
-	TPSTAT_KEYED_HISTS(256, "nsecs", SCHED_COMM_HISTS, SCHED_COMM_COUNTERS);
+	TPSTAT_KEYED_HISTS(128, "nsecs", SCHED_COMM_HISTS, SCHED_COMM_COUNTERS);
 struct tpstat_hist tpstat_sched_runqlat = TPSTAT_HIST("nsecs");
 struct tpstat_hist tpstat_sched_cpudist = TPSTAT_HIST("nsecs");
 struct tpstat_hist tpstat_sched_offcpu = TPSTAT_HIST("nsecs");
