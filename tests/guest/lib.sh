@@ -6,6 +6,10 @@ TP=/sys/kernel/debug/tpstat
 FIRE=/sys/kernel/debug/tpstat_test/fire
 KO=/payload/ko
 
+# plan N: the TAP lines this file prints, its own and its helpers', up to
+# its "# end" line; the host counts them.
+plan() { echo "# plan $T $1"; }
+
 pass() { echo "ok - $T: $1"; }
 fail() { echo "not ok - $T: $1"; }
 
@@ -184,10 +188,13 @@ kmemleak_start() {
 # must be reported first, so the check is known to see leaks.
 kmemleak_check() {
 	T=kmemleak
+	# Its lines, and the log check run-tests makes after it.
 	if [ ! -e $KMEMLEAK ]; then
+		plan 2
 		skip "no leak from a tpstat module" "this kernel has no kmemleak"
 		return 0
 	fi
+	plan 4
 	unload_all
 	load tpstat_test_tp
 	echo 1 > /sys/kernel/debug/tpstat_test/leak

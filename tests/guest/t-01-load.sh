@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Loading and unloading, the debugfs layout, and file modes.
 
+plan 26
+
 mode_of() { stat -c %a "$1" 2>/dev/null || echo none; }
 
 check "tpstat.ko loads" load tpstat

@@ -4,6 +4,8 @@
 # tpstat_test_fire carries the values the test asks for, on the CPU it
 # asks for, so every figure is known.
 
+plan 17
+
 S=/tmp/t-02
 mkdir -p $S
 CPUS=$(online_columns)

@@ -2,6 +2,8 @@
 # The generic counter: exact counts, per CPU, runtime control, and a real
 # tracepoint checked against the kernel's own fork counter.
 
+plan 19
+
 # Forks since boot, from /proc/stat, read without forking.
 forks() {
 	while read -r k v; do

@@ -2,6 +2,8 @@
 # Attach before the tracepoint's module loads, detach when it goes, and
 # re-attach when it comes back; counts live on across the reloads.
 
+plan 17
+
 load tpstat
 check "counter loads before the tracepoint exists" \
 	load tpstat_count tracepoints=tpstat_test_fire

@@ -2,6 +2,8 @@
 # enable detaches and re-attaches without unloading; reset zeroes everything
 # while the probes stay attached.
 
+plan 22
+
 # The header's age in centiseconds, to compare with /proc/uptime.
 header_age() {
 	head -n1 $TP/test/hist | sed 's/.*: \([0-9]*\)\.\([0-9][0-9]\).*/\1\2/; s/^0*\(.\)/\1/'

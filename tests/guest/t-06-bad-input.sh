@@ -3,6 +3,8 @@
 # -EINVAL (or the errno that says why), at most one kernel log line, and
 # nothing changes.
 
+plan 118
+
 # refused DESC FILE STRING [ERRNO]
 refused() {
 	lines=$(kmsg_lines)

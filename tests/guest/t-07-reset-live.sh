@@ -4,6 +4,8 @@
 # thousand toggles. Module loads go on while a reset loop runs; a reader
 # never sees an impossible histogram while another CPU fires.
 
+plan 12
+
 FT=/sys/kernel/tracing
 
 load tpstat

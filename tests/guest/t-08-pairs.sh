@@ -3,6 +3,8 @@
 # context pair exactly; ends without a start, replaced starts, a full map,
 # aged starts and starts from before a re-attach are each counted as such.
 
+plan 29
+
 PAIR=/sys/kernel/debug/tpstat_test/pair
 
 # pair CPU OP FIRST N: OP (start, end, hstart, hend) for keys FIRST.. on CPU.

@@ -2,6 +2,8 @@
 # The probe set the README shows, built from the README as written: it
 # loads, and its histogram counts sched_wakeup as the generic counter does.
 
+plan 4
+
 load tpstat
 check "the README's example loads" load tpstat_example
 load tpstat_count tracepoints=sched_wakeup

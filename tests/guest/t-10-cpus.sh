@@ -3,6 +3,8 @@
 # CPU's events stay in every total. make check also boots this file alone
 # with 8 possible CPUs and 2 online (qemu -smp 8, maxcpus=2).
 
+plan 10
+
 SYS=/sys/devices/system/cpu
 
 # "0-1,3" -> "cpu0 cpu1 cpu3 "

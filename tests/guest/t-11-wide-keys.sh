@@ -4,6 +4,8 @@
 # (key, start or end), from both CPUs and from hard IRQ context, with
 # keys that share their first eight bytes kept apart, and an other row.
 
+plan 13
+
 PAIR=/sys/kernel/debug/tpstat_test/pair
 pair() { taskset -c "$1" sh -c "echo '$2 $3 $4' > $PAIR"; }
 # as_comm NAME CPU N: N events fired by a task named NAME on CPU.

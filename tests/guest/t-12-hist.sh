@@ -4,6 +4,8 @@
 # from hard IRQ context, and the largest u64s, land exactly where they
 # belong, and the summary joins both parts.
 
+plan 15
+
 h() { stat_of test "hist.$1"; }
 
 load tpstat

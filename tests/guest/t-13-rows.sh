@@ -3,6 +3,8 @@
 # read, not by key nor by the order they were first seen in. Three keys get
 # 30, 20 and 10 events, fired interleaved, the least busy seen first.
 
+plan 5
+
 load tpstat
 load tpstat_test_tp
 load tpstat_test_probe

@@ -9,9 +9,11 @@
 
 FS=/sys/kernel/debug/failslab
 if [ ! -d $FS ]; then
+	plan 1
 	skip "a probe the kernel refused shows as failed" "this kernel has no fault injection"
 	return 0
 fi
+plan 12
 
 # counts_row NAME: NAME's state and total in count/counts.
 counts_row() { awk -v n="$1" '$1 == n { print $2, $3 }' $TP/count/counts; }

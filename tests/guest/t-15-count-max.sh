@@ -4,6 +4,8 @@
 # refuses the 4097th with ENOSPC and one log line. A real tracepoint still
 # counts exactly among them once a slot is freed.
 
+plan 12
+
 # Possible CPUs, as the kernel sizes per-CPU data: "0-1" -> 2.
 possible=$(cat /sys/devices/system/cpu/possible)
 ncpus=$((${possible#*-} + 1))

@@ -5,6 +5,8 @@
 # from before a re-attach. Keyed data found through a hint in those words
 # follows a rename and a reset.
 
+plan 24
+
 ts() { stat_of test_tasks "tasks.$1"; }
 # on CPU SCRIPT: SCRIPT run by a shell of its own on CPU.
 on() { taskset -c "$1" sh -c "$2"; }

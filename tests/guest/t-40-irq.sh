@@ -3,6 +3,8 @@
 # shared software IRQ line, tasklets, a held tasklet) and against the
 # kernel's own counters in /proc/interrupts and /proc/softirqs.
 
+plan 83
+
 IRQ=$TP/irq
 TI=/sys/kernel/debug/tpstat_test_irq
 NCPU=$(nproc)

@@ -3,6 +3,8 @@
 # processes, and each task's voluntary and involuntary switches from
 # /proc/PID/status; exact counts of forks, execs and exits driven on purpose.
 
+plan 43
+
 SL=/payload/bin/sched-load
 s() { stat_of sched "$1"; }
 # One line of /proc/stat, read without forking.

@@ -3,6 +3,8 @@
 # three sizes of its tables, the memory file must give what the sizes in
 # include/tpstat/ and core/ make of max_handlers and max_tasklets.
 
+plan 25
+
 # Possible CPUs: per-CPU data is sized for them (num_possible_cpus()), and
 # the keyed data's count per CPU for nr_cpu_ids, the same here: "0-1" -> 2.
 possible=$(cat /sys/devices/system/cpu/possible)

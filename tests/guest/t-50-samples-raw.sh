@@ -5,6 +5,8 @@
 # tpstat_sample_classic probes them with register_trace_*(), which ties its
 # load order to the definer's; tpstat_sample_set probes them by name.
 
+plan 45
+
 SAMPLE=/proc/tpstat-sample
 MODDIR=/lib/modules/$(uname -r)
 

@@ -5,6 +5,8 @@
 # sample_fields for each, sample_even or sample_odd by parity, sample_tenth
 # when seq is a multiple of ten (TP_CONDITION).
 
+plan 55
+
 TR=/sys/kernel/tracing
 EV=$TR/events/tpstat_sample
 SFIRE=/sys/kernel/debug/tpstat_sample_events/fire

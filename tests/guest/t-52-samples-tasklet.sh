@@ -3,6 +3,8 @@
 # irq:tasklet_entry/exit. tpstat_test_tasklet runs a tasklet of known name a
 # known number of times, on the writer's CPU.
 
+plan 10
+
 RUN=/sys/kernel/debug/tpstat_test_tasklet/run
 
 # Lines since line $1 naming the test tasklet (with the module %ps adds).

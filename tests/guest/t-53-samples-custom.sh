@@ -3,6 +3,8 @@
 # kernel's. Both are probes on the same tracepoint, so on one CPU they must
 # record the same switches in the same order.
 
+plan 10
+
 TR=/sys/kernel/tracing
 CE=$TR/events/custom/sched_switch
 KE=$TR/events/sched/sched_switch

@@ -3,6 +3,8 @@
 # asked for, on the CPUs asked for, and every mode of its probe records
 # each one. Timing is make bench's business, never asserted here.
 
+plan 61
+
 B=/sys/kernel/debug/tpstat_bench
 
 bench_fire() { taskset -c "$1" sh -c "echo $2 > $B/fire"; }

@@ -2,6 +2,8 @@
 # Root-only files, no kernel addresses in any output, memory fixed at load
 # and what the module parameters imply, to the byte.
 
+plan 13
+
 # Possible CPUs as the kernel counts them: num_possible_cpus() sizes per-CPU
 # data, nr_cpu_ids (the highest possible one, plus one) the arrays a table
 # or keyed data keeps per CPU. "0-1" gives 2 and 2; "0,2-3" 3 and 4.

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # A reader keeps a file open while the module behind it goes away.
 
+plan 7
+
 load tpstat
 load tpstat_test_tp
 load tpstat_test_probe

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Fuzzing: every writable file of every set, and every module parameter.
 
+plan 29
+
 load tpstat
 load tpstat_test_tp
 load tpstat_test_probe

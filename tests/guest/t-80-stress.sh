@@ -7,6 +7,8 @@
 # enable and add or remove counted tracepoints, all at once. Every load and
 # unload must succeed, the log must stay clean and the guest responsive.
 
+plan 11
+
 STOP=/tmp/stress-stop
 rm -f $STOP
 # Each task pauses a little per round so that, on two emulated CPUs, the
