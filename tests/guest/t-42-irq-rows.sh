@@ -6,6 +6,8 @@
 # columns, rows that outlive their driver, and exits whose entry did not
 # fit (handlers nested deeper than the probes keep frames for).
 
+plan 38
+
 IRQ=$TP/irq
 TI=/sys/kernel/debug/tpstat_test_irq
 TT=/sys/kernel/debug/tpstat_test_tasklet/run
@@ -91,6 +93,7 @@ check "the test lines are in /proc/interrupts" [ -n "$LINE" -a -n "$N0" ]
 # so they are first seen from the last line to the first; the shared line
 # comes after them and is given a count that puts it, by count, on the
 # other side of them from where its number puts it.
+[ -n "$SERIAL" ] && serial0=$(proc_count "$SERIAL")
 echo 1 > $IRQ/reset
 on 0 $TI/fire_nested "10 4"
 on 0 $TI/fire_nested "10 3"
@@ -104,6 +107,7 @@ while [ $i -lt 10 ]; do
 	i=$((i + 1))
 done
 echo 0 > $IRQ/enable
+[ -n "$SERIAL" ] && serial=$(($(proc_count "$SERIAL") - serial0))
 order=$(awk 'NR > 2 && $1 != "-" { print $1 }' $IRQ/hardirq | tr '\n' ' ')
 sorted=$(echo "$order" | tr ' ' '\n' | grep . | sort -n | tr '\n' ' ')
 is "hardirq rows in IRQ order" "$order" "$sorted"
@@ -129,8 +133,16 @@ for r in "$LINE tpstat_test_irq_a $CL" "$LINE tpstat_test_irq_b $CL" \
 	bad="$bad$(columns_off "hardirq.$1.$2.ns" "${10}" "$6" "$7" "$5")"
 done
 is "hardirq columns: avg_ns, max_ns, total_ns and p90 of each" "$bad" ""
-if [ -n "$SERIAL" ]; then
-	within "serial output counted on its line" "$(stat_of irq hardirq.$SERIAL.ttyS0.count)" 1 100000
+# The UART interrupts when it can take more output, but not always: on
+# 6.12 under emulation some runs write it all with none.
+if [ -n "$SERIAL" ] && [ "$serial" -gt 0 ]; then
+	within "serial output counted on its line, as /proc/interrupts has it" \
+		"$(stat_of irq hardirq.$SERIAL.ttyS0.count)" 1 "$serial"
+elif [ -n "$SERIAL" ]; then
+	is "no serial interrupt in /proc/interrupts, and none counted" \
+		"$(stat_of irq hardirq.$SERIAL.ttyS0.count)" none
+else
+	skip "serial output counted on its line" "no ttyS0 in /proc/interrupts"
 fi
 echo 1 > $IRQ/enable
 
