@@ -354,8 +354,9 @@ struct tpstat_key_ref __tpstat_keyed_add_new(struct tpstat_keyed *k,
 }
 EXPORT_SYMBOL_GPL(__tpstat_keyed_add_new);
 
-struct tpstat_key_ref tpstat_keyed_add_symbol(struct tpstat_keyed *k,
-					      void *addr, u64 value)
+struct tpstat_key_ref __tpstat_keyed_add_code(struct tpstat_keyed *k,
+					      const void *addr, bool site,
+					      unsigned int i, u64 value)
 {
 	struct tpstat_key key = tpstat_key_u64((unsigned long)addr);
 	char label[TPSTAT_KEYED_LABEL_MAX];
@@ -363,14 +364,17 @@ struct tpstat_key_ref tpstat_keyed_add_symbol(struct tpstat_keyed *k,
 
 	preempt_disable_notrace();
 	if (tpstat_keyed_lookup(k, &key, &ref)) {
-		tpstat_symbol_name(label, sizeof(label), addr);
+		if (site)
+			tpstat_symbol_site(label, sizeof(label), addr);
+		else
+			tpstat_symbol_name(label, sizeof(label), addr);
 		tpstat_keyed_register(k, &key, label, &ref);
 	}
-	tpstat_keyed_record(k, ref, 0, value);
+	tpstat_keyed_record(k, ref, i, value);
 	preempt_enable_notrace();
 	return ref;
 }
-EXPORT_SYMBOL_GPL(tpstat_keyed_add_symbol);
+EXPORT_SYMBOL_GPL(__tpstat_keyed_add_code);
 
 static void tpstat_keyed_fold(const struct tpstat_keyed *k,
 			      struct tpstat_keyed_gen *g, unsigned int id,

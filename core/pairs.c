@@ -337,6 +337,41 @@ void tpstat_pairs_forget(struct tpstat_pairs *p, u64 key)
 }
 EXPORT_SYMBOL_GPL(tpstat_pairs_forget);
 
+unsigned int tpstat_pairs_for_each(struct tpstat_pairs *p,
+				   tpstat_pairs_visit_t visit, void *arg)
+{
+	unsigned int epoch = READ_ONCE(p->data.set->epoch), seen = 0;
+	size_t i;
+
+	for (i = 0; i < tpstat_pairs_nr_slots(p); i++) {
+		struct tpstat_pairs_slot *s = &p->slots[i];
+		struct tpstat_pair start;
+		unsigned long flags;
+		bool live = false;
+		u64 key = 0;
+
+		if (atomic_read(&s->state) == TPSTAT_SLOT_FULL) {
+			/* Held as a probe holds it, so it is read whole. */
+			local_irq_save(flags);
+			if (tpstat_pairs_hold(s, TPSTAT_SLOT_FULL)) {
+				live = s->epoch == epoch;
+				key = s->key;
+				start = s->start;
+				tpstat_pairs_release(s, TPSTAT_SLOT_FULL);
+			}
+			local_irq_restore(flags);
+		}
+		if (live) {
+			visit(arg, key, &start);
+			seen++;
+		}
+		if (!(i % 4096))
+			cond_resched();
+	}
+	return seen;
+}
+EXPORT_SYMBOL_GPL(tpstat_pairs_for_each);
+
 u64 tpstat_pairs_stat(const struct tpstat_pairs *p, enum tpstat_pairs_stat stat)
 {
 	return tpstat_counter_sum_at(&p->stats, stat);

@@ -8,14 +8,29 @@
 
 #include "internal.h"
 
-void tpstat_symbol_name(char *buf, size_t size, const void *addr)
+static void tpstat_symbol_print(char *buf, size_t size, const void *addr,
+				bool offset)
 {
 	char name[KSYM_SYMBOL_LEN];
 
-	sprint_symbol_no_offset(name, (unsigned long)addr);
+	if (offset)
+		sprint_symbol(name, (unsigned long)addr);
+	else
+		sprint_symbol_no_offset(name, (unsigned long)addr);
 	/* kallsyms falls back to the address in hex; no symbol starts so. */
 	if (!strncmp(name, "0x", 2))
 		strscpy(name, "unknown", sizeof(name));
 	strscpy(buf, name, size);
 }
+
+void tpstat_symbol_name(char *buf, size_t size, const void *addr)
+{
+	tpstat_symbol_print(buf, size, addr, false);
+}
 EXPORT_SYMBOL_GPL(tpstat_symbol_name);
+
+void tpstat_symbol_site(char *buf, size_t size, const void *addr)
+{
+	tpstat_symbol_print(buf, size, addr, true);
+}
+EXPORT_SYMBOL_GPL(tpstat_symbol_site);

@@ -281,6 +281,11 @@ __tpstat_keyed_add_hint(struct tpstat_keyed *k, const struct tpstat_key *key,
 	__tpstat_ref;							\
 })
 
+/* Registers a code address, labelled by kallsyms, and records @value. */
+struct tpstat_key_ref __tpstat_keyed_add_code(struct tpstat_keyed *k,
+					      const void *addr, bool site,
+					      unsigned int i, u64 value);
+
 /**
  * tpstat_keyed_add_symbol() - tpstat_keyed_add() keyed by a code address
  * @k: the keyed data
@@ -291,8 +296,52 @@ __tpstat_keyed_add_hint(struct tpstat_keyed *k, const struct tpstat_key *key,
  *
  * Return: where the event went, for tpstat_keyed_count().
  */
-struct tpstat_key_ref tpstat_keyed_add_symbol(struct tpstat_keyed *k,
-					      void *addr, u64 value);
+static inline struct tpstat_key_ref
+tpstat_keyed_add_symbol(struct tpstat_keyed *k, const void *addr, u64 value)
+{
+	return __tpstat_keyed_add_code(k, addr, false, 0, value);
+}
+
+/**
+ * tpstat_keyed_add_site() - tpstat_keyed_add_symbol() for a call site,
+ *                           labelled "function+0xoff/0xsize [module]"
+ * @k: the keyed data
+ * @addr: the call site
+ * @value: into the key's histogram
+ *
+ * Return: where the event went, for tpstat_keyed_count().
+ */
+static inline struct tpstat_key_ref
+tpstat_keyed_add_site(struct tpstat_keyed *k, const void *addr, u64 value)
+{
+	return __tpstat_keyed_add_code(k, addr, true, 0, value);
+}
+
+/**
+ * tpstat_keyed_ref_site() - tpstat_keyed_add_site() for the key's counters
+ *                           alone: no histogram records anything
+ * @k: the keyed data
+ * @addr: the call site
+ *
+ * Return: where the key's events go, for tpstat_keyed_count().
+ */
+static inline struct tpstat_key_ref
+tpstat_keyed_ref_site(struct tpstat_keyed *k, const void *addr)
+{
+	return __tpstat_keyed_add_code(k, addr, true, TPSTAT_KEYED_NO_HIST, 0);
+}
+
+/**
+ * tpstat_keyed_count_add() - add @n to counter @i of a key
+ * @ref: what tpstat_keyed_add() returned for the event
+ * @i: the counter, below the data's nr_counters
+ * @n: how much
+ */
+static inline void tpstat_keyed_count_add(struct tpstat_key_ref ref,
+					  unsigned int i, u64 n)
+{
+	atomic64_add(n, &ref.gen->counters[ref.id * ref.gen->nr_counters + i]);
+}
 
 /**
  * tpstat_keyed_count() - count one event in counter @i of a key
@@ -301,7 +350,7 @@ struct tpstat_key_ref tpstat_keyed_add_symbol(struct tpstat_keyed *k,
  */
 static inline void tpstat_keyed_count(struct tpstat_key_ref ref, unsigned int i)
 {
-	atomic64_inc(&ref.gen->counters[ref.id * ref.gen->nr_counters + i]);
+	tpstat_keyed_count_add(ref, i, 1);
 }
 
 /**

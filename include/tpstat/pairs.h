@@ -114,6 +114,25 @@ bool tpstat_pairs_end(struct tpstat_pairs *p, u64 key, struct tpstat_pair *start
  */
 void tpstat_pairs_forget(struct tpstat_pairs *p, u64 key);
 
+typedef void (*tpstat_pairs_visit_t)(void *arg, u64 key,
+				     const struct tpstat_pair *start);
+
+/**
+ * tpstat_pairs_for_each() - visit every start the map holds
+ * @p: the map
+ * @visit: called with @arg, each start's key and a copy of the start
+ * @arg: for @visit
+ *
+ * For a reader, which may sleep: it runs while probes go on, so a start
+ * saved or taken meanwhile may or may not be seen; each one seen is whole.
+ * Starts saved before the set's probes were last attached, which no end
+ * will pair with, are left out.
+ *
+ * Return: the number of starts visited.
+ */
+unsigned int tpstat_pairs_for_each(struct tpstat_pairs *p,
+				   tpstat_pairs_visit_t visit, void *arg);
+
 /**
  * tpstat_pairs_stat() - one of the map's counts, summed over all CPUs
  * @p: the map

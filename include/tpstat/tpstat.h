@@ -320,6 +320,17 @@ void tpstat_print_cpu_columns(struct seq_file *m, int width);
 void tpstat_symbol_name(char *buf, size_t size, const void *addr);
 
 /**
+ * tpstat_symbol_site() - name a call site, never print it
+ * @buf: where the name goes, "function+0xoff/0xsize [module]"
+ * @size: its size, at least KSYM_SYMBOL_LEN for a name not to be cut
+ * @addr: a return address or call site
+ *
+ * As tpstat_symbol_name(), with the offset into the function and its size,
+ * so that two sites in one function are told apart.
+ */
+void tpstat_symbol_site(char *buf, size_t size, const void *addr);
+
+/**
  * tpstat_name_valid() - is @name shaped like a tracepoint name?
  * @name: a C identifier of at most %TPSTAT_NAME_MAX characters, or not
  *
