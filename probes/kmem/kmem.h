@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tpstat_kmem.ko: what its parts share. slab.c holds the slab probes (call
+ * sites, caches, sizes, outstanding allocations), page.c the page
+ * allocator's, output.c the files, main.c the set.
+ */
+#ifndef _TPSTAT_KMEM_H
+#define _TPSTAT_KMEM_H
+
+#include <linux/mmzone.h>
+#include <linux/slab.h>
+#include <tpstat/tpstat.h>
+
+/* Events counted per CPU, each its own counter. */
+enum {
+	KMEM_KMALLOC,
+	KMEM_CACHE_ALLOC,
+	KMEM_KFREE,
+	KMEM_CACHE_FREE,
+	KMEM_FAILED,		/* a slab allocation returned NULL */
+	KMEM_PAGE_ALLOC,
+	KMEM_PAGE_FAILED,	/* a page allocation returned NULL */
+	KMEM_PAGE_FREE,
+	KMEM_EXTFRAG,
+	KMEM_EVENTS
+};
+
+/* Bytes of kmalloc and kmem_cache_alloc, asked for and given. */
+enum { KMEM_REQUESTED, KMEM_ALLOCATED, KMEM_BYTES };
+
+/* A call site's counters; its hits are its histogram's count. */
+enum {
+	KMEM_SITE_REQUESTED,
+	KMEM_SITE_ALLOCATED,
+	KMEM_SITE_FREES,
+	KMEM_SITE_COUNTERS
+};
+
+/* A cache's: its allocations are its histogram's count. */
+enum { KMEM_CACHE_FREES, KMEM_CACHE_COUNTERS };
+
+/* Orders shown one by one; larger ones share the last row. */
+#define KMEM_ORDERS		12
+
+extern struct tpstat_counter tpstat_kmem_events;
+extern struct tpstat_counter tpstat_kmem_bytes;
+extern struct tpstat_hist tpstat_kmem_sizes;		/* requested */
+extern struct tpstat_keyed tpstat_kmem_sites;		/* requested sizes */
+extern struct tpstat_keyed tpstat_kmem_caches;		/* object sizes */
+extern struct tpstat_pairs tpstat_kmem_live;		/* by pointer */
+extern struct tpstat_counter tpstat_kmem_page_allocs;	/* per order */
+extern struct tpstat_counter tpstat_kmem_page_frees;	/* per order */
+extern struct tpstat_counter tpstat_kmem_page_types;	/* per migratetype */
+extern struct tpstat_keyed tpstat_kmem_page_comms;	/* pages */
+
+/* slab.c */
+void tpstat_kmem_kmalloc(void *data, unsigned long call_site,
+			 const void *ptr, size_t bytes_req, size_t bytes_alloc,
+			 gfp_t gfp_flags, int node);
+void tpstat_kmem_cache_alloc(void *data, unsigned long call_site,
+			     const void *ptr, struct kmem_cache *s,
+			     gfp_t gfp_flags, int node);
+void tpstat_kmem_kfree(void *data, unsigned long call_site, const void *ptr);
+void tpstat_kmem_cache_free(void *data, unsigned long call_site,
+			    const void *ptr, const struct kmem_cache *s);
+
+/* page.c */
+extern const char *const tpstat_kmem_migratetypes[MIGRATE_TYPES];
+
+void tpstat_kmem_page_alloc(void *data, struct page *page, unsigned int order,
+			    gfp_t gfp_flags, int migratetype);
+void tpstat_kmem_page_free(void *data, struct page *page, unsigned int order);
+void tpstat_kmem_extfrag(void *data, struct page *page, int alloc_order,
+			 int fallback_order, int alloc_migratetype,
+			 int fallback_migratetype);
+
+/* output.c */
+int tpstat_kmem_summary_show(struct seq_file *m, struct tpstat_set *set);
+int tpstat_kmem_callsites_show(struct seq_file *m, struct tpstat_set *set);
+int tpstat_kmem_caches_show(struct seq_file *m, struct tpstat_set *set);
+int tpstat_kmem_sizes_show(struct seq_file *m, struct tpstat_set *set);
+int tpstat_kmem_outstanding_show(struct seq_file *m, struct tpstat_set *set);
+int tpstat_kmem_pages_show(struct seq_file *m, struct tpstat_set *set);
+int tpstat_kmem_stats(struct seq_file *m, struct tpstat_set *set);
+
+#endif /* _TPSTAT_KMEM_H */

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The slab probes: events and bytes, requested sizes overall and per call
+ * site, allocations per cache, and each allocation's site and size saved
+ * under its pointer until it is freed (outstanding allocations).
+ *
+ * They run inside the allocator, maybe nested on one CPU (a kmalloc in an
+ * interrupt during another): per-CPU counters and histograms, keyed data
+ * and the pairing map are all safe there, and none of them allocates or
+ * takes a lock the allocator may hold.
+ */
+#include <linux/sched/clock.h>
+#include <linux/slab.h>
+
+#include "kmem.h"
+
+/*
+ * A cache is named after the size of its objects. Its struct kmem_cache,
+ * name and slot size included, is private to mm/ on every kernel tpstat
+ * is built for (6.1's linux/slub_def.h needs mm/slab.h to compile, and
+ * is gone from 6.8); kmem_cache_size() is the one exported accessor.
+ */
+#define KMEM_CACHE_LABEL(s)	"%u-byte objects", kmem_cache_object_size(s)
+
+static unsigned int kmem_cache_object_size(const struct kmem_cache *s)
+{
+	return kmem_cache_size((struct kmem_cache *)s);
+}
+
+struct tpstat_counter tpstat_kmem_events = TPSTAT_COUNTERS(KMEM_EVENTS);
+struct tpstat_counter tpstat_kmem_bytes = TPSTAT_COUNTERS(KMEM_BYTES);
+struct tpstat_hist tpstat_kmem_sizes = TPSTAT_HIST("bytes");
+struct tpstat_keyed tpstat_kmem_sites =
+	TPSTAT_KEYED(1024, "bytes", KMEM_SITE_COUNTERS);
+struct tpstat_keyed tpstat_kmem_caches =
+	TPSTAT_KEYED(256, "bytes", KMEM_CACHE_COUNTERS);
+struct tpstat_pairs tpstat_kmem_live = TPSTAT_PAIRS(65536, 0);
+
+/*
+ * One allocation of @req bytes, given @alloc, from @call_site: counted by
+ * its site, and saved under @ptr with the site and the size until freed.
+ */
+static void kmem_alloc(void *data, unsigned long call_site, const void *ptr,
+		       size_t req, size_t alloc)
+{
+	struct tpstat_key_ref site;
+	struct tpstat_pair start;
+
+	if (!ptr) {
+		tpstat_counter_inc_at(&tpstat_kmem_events, KMEM_FAILED);
+		return;
+	}
+	tpstat_counter_add_at(&tpstat_kmem_bytes, KMEM_REQUESTED, req);
+	tpstat_counter_add_at(&tpstat_kmem_bytes, KMEM_ALLOCATED, alloc);
+	tpstat_hist_add(&tpstat_kmem_sizes, req);
+	site = tpstat_keyed_add_site(&tpstat_kmem_sites, (void *)call_site, req);
+	tpstat_keyed_count_add(site, KMEM_SITE_REQUESTED, req);
+	tpstat_keyed_count_add(site, KMEM_SITE_ALLOCATED, alloc);
+	start.ts = local_clock();
+	start.a = call_site;
+	start.b = req;
+	if (!tpstat_pairs_start(&tpstat_kmem_live, (unsigned long)ptr, &start))
+		tpstat_probe_drop(data);
+}
+
+/* A free of @ptr: its allocation's site, if the map had it, counts it. */
+static void kmem_free(const void *ptr)
+{
+	struct tpstat_pair start;
+	struct tpstat_key_ref site;
+
+	if (ZERO_OR_NULL_PTR(ptr) ||
+	    !tpstat_pairs_end(&tpstat_kmem_live, (unsigned long)ptr, &start))
+		return;
+	site = tpstat_keyed_ref_site(&tpstat_kmem_sites, (void *)start.a);
+	tpstat_keyed_count(site, KMEM_SITE_FREES);
+}
+
+void tpstat_kmem_kmalloc(void *data, unsigned long call_site,
+			 const void *ptr, size_t bytes_req, size_t bytes_alloc,
+			 gfp_t gfp_flags, int node)
+{
+	tpstat_probe_hit(data);
+	tpstat_counter_inc_at(&tpstat_kmem_events, KMEM_KMALLOC);
+	kmem_alloc(data, call_site, ptr, bytes_req, bytes_alloc);
+}
+
+void tpstat_kmem_cache_alloc(void *data, unsigned long call_site,
+			     const void *ptr, struct kmem_cache *s,
+			     gfp_t gfp_flags, int node)
+{
+	unsigned int size = kmem_cache_object_size(s);
+
+	tpstat_probe_hit(data);
+	tpstat_counter_inc_at(&tpstat_kmem_events, KMEM_CACHE_ALLOC);
+	if (ptr) {
+		struct tpstat_key key = tpstat_key_u64((unsigned long)s);
+
+		tpstat_keyed_add_key(&tpstat_kmem_caches, &key, size,
+				     KMEM_CACHE_LABEL(s));
+	}
+	kmem_alloc(data, call_site, ptr, size, size);
+}
+
+void tpstat_kmem_kfree(void *data, unsigned long call_site, const void *ptr)
+{
+	tpstat_probe_hit(data);
+	tpstat_counter_inc_at(&tpstat_kmem_events, KMEM_KFREE);
+	kmem_free(ptr);
+}
+
+void tpstat_kmem_cache_free(void *data, unsigned long call_site,
+			    const void *ptr, const struct kmem_cache *s)
+{
+	struct tpstat_key key = tpstat_key_u64((unsigned long)s);
+	struct tpstat_key_ref cache;
+
+	tpstat_probe_hit(data);
+	tpstat_counter_inc_at(&tpstat_kmem_events, KMEM_CACHE_FREE);
+	cache = tpstat_keyed_ref(&tpstat_kmem_caches, &key, KMEM_CACHE_LABEL(s));
+	tpstat_keyed_count(cache, KMEM_CACHE_FREES);
+	kmem_free(ptr);
+}
