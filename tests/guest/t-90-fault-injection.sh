@@ -36,7 +36,7 @@ done
 # every file at every point made this test too long for CI.
 reads="version probes memory count/counts count/control test/hist
 	test/table test/stats test_tasks/stats irq/hardirq irq/softirq_latency
-	sched/runqlat sched/lifecycle"
+	sched/runqlat sched/lifecycle kmem/outstanding"
 # Two lines of setup, five of loads and two per set, eleven of resets,
 # enables and control writes, one per file read.
 plan $((2 + 5 + 2 * $(echo $sets | wc -w) + 11 + $(echo $reads | wc -w)))

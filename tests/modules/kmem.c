@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tpstat_test_kmem.ko: slab allocations driven on request, each kind from
+ * a function of its own, so that tests find them by name in tpstat_kmem's
+ * files and check them against the numbers they asked for.
+ *
+ *   echo "N S" > /sys/kernel/debug/tpstat_test_kmem/alloc
+ *	N kmallocs of S bytes, then N kfrees
+ *   echo "K S" > /sys/kernel/debug/tpstat_test_kmem/leak
+ *	K kmallocs of S bytes, kept until "echo 0 > leak" or the unload
+ *   echo N > /sys/kernel/debug/tpstat_test_kmem/cache
+ *	N allocations from the test's own cache, of TEST_KMEM_OBJECT bytes,
+ *	then N frees
+ *   echo "N O" > /sys/kernel/debug/tpstat_test_kmem/pages
+ *	N page allocations of order O, then N frees
+ */
+#include <linux/debugfs.h>
+#include <linux/gfp.h>
+#include <linux/list.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+
+#define TEST_KMEM_MAX		100000
+#define TEST_KMEM_MAX_SIZE	65536
+/* A size no other cache of the guest's has, so its row is the test's. */
+#define TEST_KMEM_OBJECT	1212
+#define TEST_KMEM_MAX_ORDER	4
+
+static struct dentry *test_dir;
+static struct kmem_cache *test_cache;
+static DEFINE_MUTEX(test_lock);
+static LIST_HEAD(test_leaked);
+
+/*
+ * Each call site is one of these functions: the barrier after each call
+ * keeps the compiler from making it a tail call, which would pass the
+ * caller's return address to the allocator instead.
+ */
+static noinline void *tpstat_test_kmem_alloc(size_t size)
+{
+	void *p = kmalloc(size, GFP_KERNEL);
+
+	barrier_data(p);
+	return p;
+}
+
+static noinline void tpstat_test_kmem_free(void *p)
+{
+	kfree(p);
+	barrier();
+}
+
+/* Zeroed, so that the compiler does not fold it into the one above. */
+static noinline void *tpstat_test_kmem_leak(size_t size)
+{
+	void *p = kzalloc(size, GFP_KERNEL);
+
+	barrier_data(p);
+	return p;
+}
+
+static noinline void *tpstat_test_kmem_cache_alloc(void)
+{
+	void *p = kmem_cache_alloc(test_cache, GFP_KERNEL);
+
+	barrier_data(p);
+	return p;
+}
+
+static noinline void tpstat_test_kmem_cache_free(void *p)
+{
+	kmem_cache_free(test_cache, p);
+	barrier();
+}
+
+/* A constructor keeps the cache from being merged with another. */
+static void tpstat_test_kmem_ctor(void *p)
+{
+}
+
+/* Reads "N" or "N S" from the user into @n and @size. */
+static int test_kmem_args(const char __user *ubuf, size_t count,
+			  unsigned int *n, unsigned int *size)
+{
+	char buf[32];
+	int got;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	got = sscanf(buf, "%u %u", n, size);
+	if (got < 1 || *n > TEST_KMEM_MAX || (size && got != 2 && *n) ||
+	    (size && *n && (*size < sizeof(struct list_head) ||
+			    *size > TEST_KMEM_MAX_SIZE)))
+		return -EINVAL;
+	return 0;
+}
+
+static ssize_t test_kmem_alloc_write(struct file *file, const char __user *ubuf,
+				     size_t count, loff_t *ppos)
+{
+	unsigned int n, size = 0, i;
+	void **p;
+	int err;
+
+	err = test_kmem_args(ubuf, count, &n, &size);
+	if (err)
+		return err;
+	p = kvcalloc(n, sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		p[i] = tpstat_test_kmem_alloc(size);
+	for (i = 0; i < n; i++)
+		tpstat_test_kmem_free(p[i]);
+	kvfree(p);
+	return count;
+}
+
+static const struct file_operations test_kmem_alloc_fops = {
+	.write = test_kmem_alloc_write,
+};
+
+static void test_kmem_free_leaked(void)
+{
+	struct list_head *pos, *next;
+
+	list_for_each_safe(pos, next, &test_leaked) {
+		list_del(pos);
+		tpstat_test_kmem_free(pos);
+	}
+}
+
+static ssize_t test_kmem_leak_write(struct file *file, const char __user *ubuf,
+				    size_t count, loff_t *ppos)
+{
+	unsigned int n, size = 0, i;
+	struct list_head *p;
+	int err;
+
+	err = test_kmem_args(ubuf, count, &n, &size);
+	if (err)
+		return err;
+	mutex_lock(&test_lock);
+	if (!n)
+		test_kmem_free_leaked();
+	for (i = 0; i < n; i++) {
+		p = tpstat_test_kmem_leak(size);
+		if (!p) {
+			err = -ENOMEM;
+			break;
+		}
+		list_add(p, &test_leaked);
+	}
+	mutex_unlock(&test_lock);
+	return err ?: count;
+}
+
+static const struct file_operations test_kmem_leak_fops = {
+	.write = test_kmem_leak_write,
+};
+
+static ssize_t test_kmem_cache_write(struct file *file, const char __user *ubuf,
+				     size_t count, loff_t *ppos)
+{
+	unsigned int n, i;
+	void **p;
+	int err;
+
+	err = test_kmem_args(ubuf, count, &n, NULL);
+	if (err)
+		return err;
+	p = kvcalloc(n, sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		p[i] = tpstat_test_kmem_cache_alloc();
+	for (i = 0; i < n; i++)
+		if (p[i])
+			tpstat_test_kmem_cache_free(p[i]);
+	kvfree(p);
+	return count;
+}
+
+static const struct file_operations test_kmem_cache_fops = {
+	.write = test_kmem_cache_write,
+};
+
+static ssize_t test_kmem_pages_write(struct file *file, const char __user *ubuf,
+				     size_t count, loff_t *ppos)
+{
+	unsigned int n, order, i;
+	struct page **p;
+	char buf[32];
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (sscanf(buf, "%u %u", &n, &order) != 2 || n > TEST_KMEM_MAX ||
+	    order > TEST_KMEM_MAX_ORDER)
+		return -EINVAL;
+	p = kvcalloc(n, sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		p[i] = alloc_pages(GFP_KERNEL, order);
+	for (i = 0; i < n; i++)
+		if (p[i])
+			__free_pages(p[i], order);
+	kvfree(p);
+	return count;
+}
+
+static const struct file_operations test_kmem_pages_fops = {
+	.write = test_kmem_pages_write,
+};
+
+static int __init tpstat_test_kmem_init(void)
+{
+	test_cache = kmem_cache_create("tpstat_test_kmem", TEST_KMEM_OBJECT, 0,
+				       0, tpstat_test_kmem_ctor);
+	if (!test_cache)
+		return -ENOMEM;
+	test_dir = debugfs_create_dir("tpstat_test_kmem", NULL);
+	debugfs_create_file("alloc", 0200, test_dir, NULL, &test_kmem_alloc_fops);
+	debugfs_create_file("leak", 0200, test_dir, NULL, &test_kmem_leak_fops);
+	debugfs_create_file("cache", 0200, test_dir, NULL, &test_kmem_cache_fops);
+	debugfs_create_file("pages", 0200, test_dir, NULL, &test_kmem_pages_fops);
+	return 0;
+}
+
+static void __exit tpstat_test_kmem_exit(void)
+{
+	debugfs_remove(test_dir);
+	test_kmem_free_leaked();
+	kmem_cache_destroy(test_cache);
+}
+
+module_init(tpstat_test_kmem_init);
+module_exit(tpstat_test_kmem_exit);
+
+MODULE_DESCRIPTION("tpstat test: slab allocations driven on request");
+MODULE_LICENSE("GPL");
