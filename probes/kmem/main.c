@@ -3,7 +3,7 @@
  * tpstat_kmem.ko: slab allocations by call site, cache and size, the
  * allocations not yet freed, and the page allocator, from cat:
  *
- *   insmod tpstat_kmem.ko [max_sites=1024] [max_caches=256] [max_outstanding=65536]
+ *   insmod tpstat_kmem.ko [max_sites=256] [max_caches=64] [max_outstanding=8192]
  *   cat /sys/kernel/debug/tpstat/kmem/{summary,callsites,caches,sizes}
  *   cat /sys/kernel/debug/tpstat/kmem/{outstanding,pages,stats}
  */
@@ -15,17 +15,17 @@
 
 #define TPSTAT_KMEM_MAX_KEYS		TPSTAT_KEYED_MAX
 
-static unsigned int max_sites = 1024;
+static unsigned int max_sites = 256;
 module_param(max_sites, uint, 0400);
-MODULE_PARM_DESC(max_sites, "call sites shown by name (1-65536, default 1024)");
+MODULE_PARM_DESC(max_sites, "call sites shown by name (1-65536, default 256)");
 
-static unsigned int max_caches = 256;
+static unsigned int max_caches = 64;
 module_param(max_caches, uint, 0400);
-MODULE_PARM_DESC(max_caches, "slab caches shown by name (1-65536, default 256)");
+MODULE_PARM_DESC(max_caches, "slab caches shown by name (1-65536, default 64)");
 
-static unsigned int max_outstanding = 65536;
+static unsigned int max_outstanding = 8192;
 module_param(max_outstanding, uint, 0400);
-MODULE_PARM_DESC(max_outstanding, "allocations followed until freed (1-4194304, default 65536)");
+MODULE_PARM_DESC(max_outstanding, "allocations followed until freed (1-4194304, default 8192)");
 
 static struct tpstat_probe tpstat_kmem_probes[] = {
 	TPSTAT_PROBE(kmalloc, tpstat_kmem_kmalloc),

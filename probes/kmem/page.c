@@ -11,7 +11,7 @@
 struct tpstat_counter tpstat_kmem_page_allocs = TPSTAT_COUNTERS(KMEM_ORDERS);
 struct tpstat_counter tpstat_kmem_page_frees = TPSTAT_COUNTERS(KMEM_ORDERS);
 struct tpstat_counter tpstat_kmem_page_types = TPSTAT_COUNTERS(MIGRATE_TYPES);
-struct tpstat_keyed tpstat_kmem_page_comms = TPSTAT_KEYED(128, "pages", 0);
+struct tpstat_keyed tpstat_kmem_page_comms = TPSTAT_KEYED(64, "pages", 0);
 
 /* The kernel's own table of these names is not exported. */
 const char *const tpstat_kmem_migratetypes[MIGRATE_TYPES] = {

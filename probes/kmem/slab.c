@@ -31,10 +31,10 @@ struct tpstat_counter tpstat_kmem_events = TPSTAT_COUNTERS(KMEM_EVENTS);
 struct tpstat_counter tpstat_kmem_bytes = TPSTAT_COUNTERS(KMEM_BYTES);
 struct tpstat_hist tpstat_kmem_sizes = TPSTAT_HIST("bytes");
 struct tpstat_keyed tpstat_kmem_sites =
-	TPSTAT_KEYED(1024, "bytes", KMEM_SITE_COUNTERS);
+	TPSTAT_KEYED(256, "bytes", KMEM_SITE_COUNTERS);
 struct tpstat_keyed tpstat_kmem_caches =
-	TPSTAT_KEYED(256, "bytes", KMEM_CACHE_COUNTERS);
-struct tpstat_pairs tpstat_kmem_live = TPSTAT_PAIRS(65536, 0);
+	TPSTAT_KEYED(64, "bytes", KMEM_CACHE_COUNTERS);
+struct tpstat_pairs tpstat_kmem_live = TPSTAT_PAIRS(8192, 0);
 
 /*
  * One allocation of @req bytes, given @alloc, from @call_site: counted by
