@@ -1,8 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Fuzzing: every writable file of every set, and every module parameter.
 
-plan 29
-
 load tpstat
 load tpstat_test_tp
 load tpstat_test_probe
@@ -27,12 +25,14 @@ still_stats() {
 	done
 }
 data=$(still_stats)
-check "the test set's stats are among the data" \
-	sh -c "echo '$data' | grep -qx '$TP/test/stats'"
 # Every set's enable and reset, and the count set's control: nothing
 # else is writable, and all of them are fuzzed.
 targets=$(find $TP -type f -perm -0200)
 sets=$(ls -d $TP/*/ | wc -l)
+# A line per target and per still set's stats, and eight more.
+plan $((8 + $(echo $targets | wc -w) + $(echo $data | wc -w)))
+check "the test set's stats are among the data" \
+	sh -c "echo '$data' | grep -qx '$TP/test/stats'"
 is "targets: enable and reset of each of the $sets sets, and control" \
 	"$(echo "$targets" | wc -w)" $((2 * sets + 1))
 
