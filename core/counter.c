@@ -6,6 +6,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
+#include <linux/seq_file.h>
 
 #include "internal.h"
 
@@ -21,6 +22,17 @@ u64 tpstat_counter_sum_at(const struct tpstat_counter *c, unsigned int i)
 	return sum;
 }
 EXPORT_SYMBOL_GPL(tpstat_counter_sum_at);
+
+void tpstat_counter_print_named(struct seq_file *m,
+				const struct tpstat_counter *c,
+				const char *const *names, const char *prefix)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nr; i++)
+		seq_printf(m, "%s.%s %llu\n", prefix, names[i],
+			   tpstat_counter_sum_at(c, i));
+}
 
 static struct tpstat_shared_counter *to_shared(const struct tpstat_data *d)
 {

@@ -110,6 +110,11 @@ void tpstat_hist_summary_init(struct tpstat_hist_summary *s);
 void tpstat_hist_settle(struct tpstat_hist_summary *s);
 
 /* memory.c */
+/* "<prefix>.<names[i]> N" for each counter of @c, summed over CPUs. */
+void tpstat_counter_print_named(struct seq_file *m,
+				const struct tpstat_counter *c,
+				const char *const *names, const char *prefix);
+
 void tpstat_memory_account(enum tpstat_mem_kind kind, s64 bytes);
 int tpstat_memory_show(struct seq_file *m, void *unused);
 

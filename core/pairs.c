@@ -390,11 +390,7 @@ static const char *const tpstat_pairs_stat_names[TPSTAT_PAIRS_STATS] = {
 void tpstat_pairs_print_stats(struct seq_file *m, const struct tpstat_pairs *p,
 			      const char *prefix)
 {
-	unsigned int stat;
-
-	for (stat = 0; stat < TPSTAT_PAIRS_STATS; stat++)
-		seq_printf(m, "%s.%s %llu\n", prefix, tpstat_pairs_stat_names[stat],
-			   tpstat_pairs_stat(p, stat));
+	tpstat_counter_print_named(m, &p->stats, tpstat_pairs_stat_names, prefix);
 	seq_printf(m, "%s.held %u\n%s.capacity %u\n", prefix,
 		   tpstat_pairs_held(p), prefix, p->capacity);
 }

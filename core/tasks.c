@@ -345,11 +345,7 @@ static const char *const tpstat_tasks_stat_names[TPSTAT_TASKS_STATS] = {
 void tpstat_tasks_print_stats(struct seq_file *m, const struct tpstat_tasks *t,
 			      const char *prefix)
 {
-	unsigned int stat;
-
-	for (stat = 0; stat < TPSTAT_TASKS_STATS; stat++)
-		seq_printf(m, "%s.%s %llu\n", prefix, tpstat_tasks_stat_names[stat],
-			   tpstat_tasks_stat(t, stat));
+	tpstat_counter_print_named(m, &t->stats, tpstat_tasks_stat_names, prefix);
 	seq_printf(m, "%s.held %u\n%s.capacity %u\n", prefix,
 		   atomic_read(&t->used), prefix, t->capacity);
 }
