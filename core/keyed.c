@@ -283,12 +283,6 @@ tpstat_keyed_record(struct tpstat_keyed *k, struct tpstat_key_ref ref,
 						 tpstat_keyed_ids(k) + ref.id]);
 }
 
-/* A hint is the generation's seq and the id + 1, as it was last found. */
-static __always_inline u64 tpstat_keyed_hint(struct tpstat_key_ref ref)
-{
-	return (u64)ref.gen->seq << 32 | (ref.id + 1);
-}
-
 static __always_inline bool
 tpstat_keyed_add_known(struct tpstat_keyed *k, const struct tpstat_key *key,
 		       u64 *hint, unsigned int i, u64 value,
@@ -301,7 +295,7 @@ tpstat_keyed_add_known(struct tpstat_keyed *k, const struct tpstat_key *key,
 			return false;
 		}
 		if (hint && ref->id < k->capacity)
-			*hint = tpstat_keyed_hint(*ref);
+			*hint = __tpstat_keyed_hint(*ref);
 	}
 	tpstat_keyed_record(k, *ref, i, value);
 	preempt_enable_notrace();
@@ -347,7 +341,7 @@ struct tpstat_key_ref __tpstat_keyed_add_new(struct tpstat_keyed *k,
 		tpstat_keyed_register(k, &key, label, &ref);
 	}
 	if (hint && ref.id < k->capacity)
-		*hint = tpstat_keyed_hint(ref);
+		*hint = __tpstat_keyed_hint(ref);
 	tpstat_keyed_record(k, ref, i, value);
 	preempt_enable_notrace();
 	return ref;
@@ -356,7 +350,8 @@ EXPORT_SYMBOL_GPL(__tpstat_keyed_add_new);
 
 struct tpstat_key_ref __tpstat_keyed_add_code(struct tpstat_keyed *k,
 					      const void *addr, bool site,
-					      unsigned int i, u64 value)
+					      u64 *hint, unsigned int i,
+					      u64 value)
 {
 	struct tpstat_key key = tpstat_key_u64((unsigned long)addr);
 	char label[TPSTAT_KEYED_LABEL_MAX];
@@ -370,6 +365,8 @@ struct tpstat_key_ref __tpstat_keyed_add_code(struct tpstat_keyed *k,
 			tpstat_symbol_name(label, sizeof(label), addr);
 		tpstat_keyed_register(k, &key, label, &ref);
 	}
+	if (hint && ref.id < k->capacity)
+		*hint = __tpstat_keyed_hint(ref);
 	tpstat_keyed_record(k, ref, i, value);
 	preempt_enable_notrace();
 	return ref;

@@ -156,20 +156,51 @@ __tpstat_keyed_hinted(struct tpstat_keyed *k, const struct tpstat_key *key,
 }
 
 /*
- * A hinted key, inline, so that an object that keeps meeting its key
- * costs no call. Keys with counts per CPU take the out-of-line path,
- * which pins the CPU.
+ * Whether @key sits in its home slot of the live generation's index, as
+ * most keys of an index at most half full do: then *@ref is it, found
+ * inline. A slot never changes once it holds an id.
  */
 static __always_inline bool
-__tpstat_keyed_add_hint(struct tpstat_keyed *k, const struct tpstat_key *key,
-			u64 hint, unsigned int i, u64 value,
-			struct tpstat_key_ref *ref)
+__tpstat_keyed_at_home(struct tpstat_keyed *k, const struct tpstat_key *key,
+		       struct tpstat_key_ref *ref)
 {
-	if (!__tpstat_keyed_hinted(k, key, hint, ref) || ref->gen->cpu_counts)
+	struct tpstat_keyed_gen *g = READ_ONCE(k->live);
+	/* 0 (free) and busy slots make ids at or past the capacity. */
+	u32 id = smp_load_acquire(&g->index[tpstat_key_hash(key, k->bits)]) - 1;
+
+	if (id >= k->capacity || !tpstat_key_equal(&g->entries[id].key, key))
+		return false;
+	ref->gen = g;
+	ref->id = id;
+	return true;
+}
+
+/* The hint that names where @ref is, for __tpstat_keyed_hinted(). */
+static __always_inline u64 __tpstat_keyed_hint(struct tpstat_key_ref ref)
+{
+	return (u64)ref.gen->seq << 32 | (ref.id + 1);
+}
+
+/*
+ * @key found inline, through *@hint if @hint is not NULL and still names
+ * it, else at its home slot, and @value recorded in its histogram @i;
+ * *@hint then names it. Keys with counts per CPU always take the
+ * out-of-line path, which pins the CPU.
+ */
+static __always_inline bool
+__tpstat_keyed_add_inline(struct tpstat_keyed *k, const struct tpstat_key *key,
+			  u64 *hint, unsigned int i, u64 value,
+			  struct tpstat_key_ref *ref)
+{
+	if (k->per_cpu ||
+	    !((hint && __tpstat_keyed_hinted(k, key, *hint, ref)) ||
+	      __tpstat_keyed_at_home(k, key, ref)))
 		return false;
 	if (i != TPSTAT_KEYED_NO_HIST)
 		tpstat_atomic_hist_add(&ref->gen->hists[ref->id * ref->gen->nr_hists + i],
 				       value);
+	if (hint)
+		*hint = __tpstat_keyed_hint(*ref);
 	return true;
 }
 
@@ -182,10 +213,9 @@ __tpstat_keyed_add_hint(struct tpstat_keyed *k, const struct tpstat_key *key,
 	u64 __tpstat_v = (value);					\
 	struct tpstat_key_ref __tpstat_ref;				\
 									\
-	if (!__tpstat_hint ||						\
-	    !__tpstat_keyed_add_hint(__tpstat_k, &__tpstat_kv,		\
-				     *__tpstat_hint, __tpstat_i,	\
-				     __tpstat_v, &__tpstat_ref)) {	\
+	if (!__tpstat_keyed_add_inline(__tpstat_k, &__tpstat_kv,	\
+				       __tpstat_hint, __tpstat_i,	\
+				       __tpstat_v, &__tpstat_ref)) {	\
 		__tpstat_ref = __tpstat_keyed_add_known(__tpstat_k,	\
 							__tpstat_kv,	\
 							__tpstat_hint,	\
@@ -271,7 +301,9 @@ __tpstat_keyed_add_hint(struct tpstat_keyed *k, const struct tpstat_key *key,
 	u64 __tpstat_v = (value);					\
 	struct tpstat_key_ref __tpstat_ref;				\
 									\
-	if (!__tpstat_keyed_add_known_u64(__tpstat_k, __tpstat_key.w[0],	\
+	if (!__tpstat_keyed_add_inline(__tpstat_k, &__tpstat_key, NULL,	\
+				       0, __tpstat_v, &__tpstat_ref) &&	\
+	    !__tpstat_keyed_add_known_u64(__tpstat_k, __tpstat_key.w[0],	\
 					  __tpstat_v, &__tpstat_ref))	\
 		__tpstat_ref = __tpstat_keyed_add_new(__tpstat_k,	\
 						      __tpstat_key,	\
@@ -281,10 +313,27 @@ __tpstat_keyed_add_hint(struct tpstat_keyed *k, const struct tpstat_key *key,
 	__tpstat_ref;							\
 })
 
-/* Registers a code address, labelled by kallsyms, and records @value. */
+/*
+ * Registers a code address, labelled by kallsyms, and records @value; sets
+ * *@hint, if @hint is not NULL, to where the key is.
+ */
 struct tpstat_key_ref __tpstat_keyed_add_code(struct tpstat_keyed *k,
 					      const void *addr, bool site,
-					      unsigned int i, u64 value);
+					      u64 *hint, unsigned int i,
+					      u64 value);
+
+/* The same for a code address, out of line when it is not found inline. */
+static __always_inline struct tpstat_key_ref
+__tpstat_keyed_add_code_inline(struct tpstat_keyed *k, const void *addr,
+			       bool site, u64 *hint, unsigned int i, u64 value)
+{
+	struct tpstat_key key = tpstat_key_u64((unsigned long)addr);
+	struct tpstat_key_ref ref;
+
+	if (__tpstat_keyed_add_inline(k, &key, hint, i, value, &ref))
+		return ref;
+	return __tpstat_keyed_add_code(k, addr, site, hint, i, value);
+}
 
 /**
  * tpstat_keyed_add_symbol() - tpstat_keyed_add() keyed by a code address
@@ -296,10 +345,10 @@ struct tpstat_key_ref __tpstat_keyed_add_code(struct tpstat_keyed *k,
  *
  * Return: where the event went, for tpstat_keyed_count().
  */
-static inline struct tpstat_key_ref
+static __always_inline struct tpstat_key_ref
 tpstat_keyed_add_symbol(struct tpstat_keyed *k, const void *addr, u64 value)
 {
-	return __tpstat_keyed_add_code(k, addr, false, 0, value);
+	return __tpstat_keyed_add_code_inline(k, addr, false, NULL, 0, value);
 }
 
 /**
@@ -307,14 +356,18 @@ tpstat_keyed_add_symbol(struct tpstat_keyed *k, const void *addr, u64 value)
  *                           labelled "function+0xoff/0xsize [module]"
  * @k: the keyed data
  * @addr: the call site
+ * @hint: a u64 * or NULL: set to where the site is, for a later
+ *        tpstat_keyed_ref_site() of the same site (an object's free after
+ *        its allocation) to find it without a lookup
  * @value: into the key's histogram
  *
  * Return: where the event went, for tpstat_keyed_count().
  */
-static inline struct tpstat_key_ref
-tpstat_keyed_add_site(struct tpstat_keyed *k, const void *addr, u64 value)
+static __always_inline struct tpstat_key_ref
+tpstat_keyed_add_site(struct tpstat_keyed *k, const void *addr, u64 *hint,
+		      u64 value)
 {
-	return __tpstat_keyed_add_code(k, addr, true, 0, value);
+	return __tpstat_keyed_add_code_inline(k, addr, true, hint, 0, value);
 }
 
 /**
@@ -322,13 +375,16 @@ tpstat_keyed_add_site(struct tpstat_keyed *k, const void *addr, u64 value)
  *                           alone: no histogram records anything
  * @k: the keyed data
  * @addr: the call site
+ * @hint: a u64 * or NULL: where the site was last found, tried first
+ *        inline (the key is still compared whole), and updated
  *
  * Return: where the key's events go, for tpstat_keyed_count().
  */
-static inline struct tpstat_key_ref
-tpstat_keyed_ref_site(struct tpstat_keyed *k, const void *addr)
+static __always_inline struct tpstat_key_ref
+tpstat_keyed_ref_site(struct tpstat_keyed *k, const void *addr, u64 *hint)
 {
-	return __tpstat_keyed_add_code(k, addr, true, TPSTAT_KEYED_NO_HIST, 0);
+	return __tpstat_keyed_add_code_inline(k, addr, true, hint,
+					      TPSTAT_KEYED_NO_HIST, 0);
 }
 
 /**
