@@ -197,9 +197,9 @@ static void tpstat_pairs_vacate(struct tpstat_pairs *p,
  * slot), else it leaves a tombstone and the first empty slot is taken.
  * NULL if no slot could be had.
  */
-static struct tpstat_pairs_slot *tpstat_pairs_find(struct tpstat_pairs *p,
-						   u64 key, bool claim, u64 now,
-						   int *state)
+static __always_inline struct tpstat_pairs_slot *
+tpstat_pairs_find(struct tpstat_pairs *p, u64 key, bool claim, u64 now,
+		  int *state)
 {
 	unsigned int window = min_t(size_t, TPSTAT_PAIRS_WINDOW,
 				    tpstat_pairs_nr_slots(p));
