@@ -7,6 +7,7 @@
 #ifndef _TPSTAT_KMEM_H
 #define _TPSTAT_KMEM_H
 
+#include <linux/jiffies.h>
 #include <linux/mmzone.h>
 #include <linux/slab.h>
 #include <tpstat/tpstat.h>
@@ -25,12 +26,11 @@ enum {
 	KMEM_EVENTS
 };
 
-/* Bytes of kmalloc and kmem_cache_alloc, asked for and given. */
-enum { KMEM_REQUESTED, KMEM_ALLOCATED, KMEM_BYTES };
-
-/* A call site's counters; its hits are its histogram's count. */
+/*
+ * A call site's counters. Its hits and the bytes it asked for are its
+ * histogram's count and sum, as the allocations overall are tpstat_kmem_sizes'.
+ */
 enum {
-	KMEM_SITE_REQUESTED,
 	KMEM_SITE_ALLOCATED,
 	KMEM_SITE_FREES,
 	KMEM_SITE_COUNTERS
@@ -39,11 +39,34 @@ enum {
 /* A cache's: its allocations are its histogram's count. */
 enum { KMEM_CACHE_FREES, KMEM_CACHE_COUNTERS };
 
+/*
+ * What an allocation saves in the pairing map until it is freed, in a
+ * pair's three words: a, its call site; b, a hint to the site's row, for
+ * the free to find it without a lookup; ts, its size and the jiffies it was
+ * made at, 32 bits each. A slab object is far below 4 GiB, and an age
+ * modulo 2^32 jiffies (49 days at HZ=1000) is still its age.
+ */
+static inline u64 kmem_live_pack(size_t bytes, unsigned long when)
+{
+	return (u64)bytes << 32 | (u32)when;
+}
+
+static inline u32 kmem_live_bytes(u64 ts)
+{
+	return ts >> 32;
+}
+
+/* Milliseconds since the allocation, up to now (in jiffies). */
+static inline unsigned int kmem_live_age_ms(u64 ts, unsigned long now)
+{
+	return jiffies_to_msecs((u32)now - (u32)ts);
+}
+
 /* Orders shown one by one; larger ones share the last row. */
 #define KMEM_ORDERS		12
 
 extern struct tpstat_counter tpstat_kmem_events;
-extern struct tpstat_counter tpstat_kmem_bytes;
+extern struct tpstat_counter tpstat_kmem_allocated;	/* bytes given */
 extern struct tpstat_hist tpstat_kmem_sizes;		/* requested */
 extern struct tpstat_keyed tpstat_kmem_sites;		/* requested sizes */
 extern struct tpstat_keyed tpstat_kmem_caches;		/* object sizes */

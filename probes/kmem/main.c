@@ -48,7 +48,7 @@ static const struct tpstat_file tpstat_kmem_files[] = {
 
 static struct tpstat_data *const tpstat_kmem_data[] = {
 	&tpstat_kmem_events.data,
-	&tpstat_kmem_bytes.data,
+	&tpstat_kmem_allocated.data,
 	&tpstat_kmem_sizes.data,
 	&tpstat_kmem_sites.data,
 	&tpstat_kmem_caches.data,

@@ -44,10 +44,19 @@ static void kmem_print_frag(struct seq_file *m, u64 req, u64 alloc)
 	seq_printf(m, " %7llu.%02llu%%", f / 100, f % 100);
 }
 
+/* Bytes asked for: the sum of the requested sizes' histogram. */
+static u64 kmem_requested(void)
+{
+	struct tpstat_hist_summary sizes;
+
+	tpstat_hist_fold(&tpstat_kmem_sizes, &sizes);
+	return sizes.sum;
+}
+
 int tpstat_kmem_summary_show(struct seq_file *m, struct tpstat_set *set)
 {
-	u64 req = tpstat_counter_sum_at(&tpstat_kmem_bytes, KMEM_REQUESTED);
-	u64 alloc = tpstat_counter_sum_at(&tpstat_kmem_bytes, KMEM_ALLOCATED);
+	u64 req = kmem_requested();
+	u64 alloc = tpstat_counter_sum(&tpstat_kmem_allocated);
 	unsigned int e, order;
 
 	for (e = 0; e < KMEM_EVENTS; e++)
@@ -80,9 +89,9 @@ int tpstat_kmem_callsites_show(struct seq_file *m, struct tpstat_set *set)
 		const u64 *c = rows[i].counters;
 
 		seq_printf(m, "%-48s %12llu %14llu %14llu", rows[i].label,
-			   rows[i].hist.count, c[KMEM_SITE_REQUESTED],
+			   rows[i].hist.count, rows[i].hist.sum,
 			   c[KMEM_SITE_ALLOCATED]);
-		kmem_print_frag(m, c[KMEM_SITE_REQUESTED], c[KMEM_SITE_ALLOCATED]);
+		kmem_print_frag(m, rows[i].hist.sum, c[KMEM_SITE_ALLOCATED]);
 		seq_printf(m, " %12llu\n", c[KMEM_SITE_FREES]);
 	}
 	kvfree(rows);
@@ -132,7 +141,7 @@ struct kmem_live_row {
 	const char *label;
 	u64 count;
 	u64 bytes;
-	u64 oldest;	/* ns since the oldest was made */
+	u64 oldest;	/* ms since the oldest was made */
 };
 
 /* Outstanding allocations of each call site: live[i] is rows[i]'s. */
@@ -163,9 +172,9 @@ static void kmem_live_visit(void *arg, u64 key, const struct tpstat_pair *start)
 	if (row)
 		live = &l->live[row - l->rows];
 	live->count++;
-	live->bytes += start->b;
-	if (l->now > start->ts && l->now - start->ts > live->oldest)
-		live->oldest = l->now - start->ts;
+	live->bytes += kmem_live_bytes(start->ts);
+	live->oldest = max_t(u64, live->oldest,
+			     kmem_live_age_ms(start->ts, l->now));
 }
 
 static int kmem_live_gather(struct kmem_live *l)
@@ -182,7 +191,7 @@ static int kmem_live_gather(struct kmem_live *l)
 	}
 	for (i = 0; i <= l->nr; i++)
 		l->live[i].label = l->rows[i].label;
-	l->now = local_clock();
+	l->now = jiffies;
 	tpstat_pairs_for_each(&tpstat_kmem_live, kmem_live_visit, l);
 	return 0;
 }
@@ -217,7 +226,7 @@ int tpstat_kmem_outstanding_show(struct seq_file *m, struct tpstat_set *set)
 	/* The rows by bytes, "other" staying last. */
 	sort(l.live, l.nr, sizeof(*l.live), kmem_live_cmp, NULL);
 	seq_printf(m, "%-48s %12s %14s %16s\n", "callsite", "count", "bytes",
-		   "oldest_ns");
+		   "oldest_ms");
 	for (i = 0; i <= l.nr; i++)
 		if (l.live[i].count || i == l.nr)
 			seq_printf(m, "%-48s %12llu %14llu %16llu\n",
@@ -277,7 +286,7 @@ static int kmem_site_stats(struct seq_file *m)
 		seq_printf(m, "site.%s.hits %llu\nsite.%s.bytes_req %llu\n"
 			   "site.%s.bytes_alloc %llu\nsite.%s.frees %llu\n"
 			   "site.%s.outstanding %llu\nsite.%s.outstanding_bytes %llu\n",
-			   word, l.rows[i].hist.count, word, c[KMEM_SITE_REQUESTED],
+			   word, l.rows[i].hist.count, word, l.rows[i].hist.sum,
 			   word, c[KMEM_SITE_ALLOCATED], word, c[KMEM_SITE_FREES],
 			   word, l.live[i].count, word, l.live[i].bytes);
 	}
@@ -313,8 +322,8 @@ static int kmem_keyed_stats(struct seq_file *m, const struct tpstat_keyed *k,
 
 int tpstat_kmem_stats(struct seq_file *m, struct tpstat_set *set)
 {
-	u64 req = tpstat_counter_sum_at(&tpstat_kmem_bytes, KMEM_REQUESTED);
-	u64 alloc = tpstat_counter_sum_at(&tpstat_kmem_bytes, KMEM_ALLOCATED);
+	u64 req = kmem_requested();
+	u64 alloc = tpstat_counter_sum(&tpstat_kmem_allocated);
 	unsigned int i;
 	int err;
 

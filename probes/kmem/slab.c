@@ -9,7 +9,7 @@
  * and the pairing map are all safe there, and none of them allocates or
  * takes a lock the allocator may hold.
  */
-#include <linux/sched/clock.h>
+#include <linux/jiffies.h>
 #include <linux/slab.h>
 
 #include "kmem.h"
@@ -28,7 +28,7 @@ static unsigned int kmem_cache_object_size(const struct kmem_cache *s)
 }
 
 struct tpstat_counter tpstat_kmem_events = TPSTAT_COUNTERS(KMEM_EVENTS);
-struct tpstat_counter tpstat_kmem_bytes = TPSTAT_COUNTERS(KMEM_BYTES);
+struct tpstat_counter tpstat_kmem_allocated = TPSTAT_COUNTER();
 struct tpstat_hist tpstat_kmem_sizes = TPSTAT_HIST("bytes");
 struct tpstat_keyed tpstat_kmem_sites =
 	TPSTAT_KEYED(256, "bytes", KMEM_SITE_COUNTERS);
@@ -38,7 +38,7 @@ struct tpstat_pairs tpstat_kmem_live = TPSTAT_PAIRS(8192, 0);
 
 /*
  * One allocation of @req bytes, given @alloc, from @call_site: counted by
- * its site, and saved under @ptr with the site and the size until freed.
+ * its site, and saved under @ptr until freed, as kmem.h's kmem_live says.
  */
 static void kmem_alloc(void *data, unsigned long call_site, const void *ptr,
 		       size_t req, size_t alloc)
@@ -50,15 +50,14 @@ static void kmem_alloc(void *data, unsigned long call_site, const void *ptr,
 		tpstat_counter_inc_at(&tpstat_kmem_events, KMEM_FAILED);
 		return;
 	}
-	tpstat_counter_add_at(&tpstat_kmem_bytes, KMEM_REQUESTED, req);
-	tpstat_counter_add_at(&tpstat_kmem_bytes, KMEM_ALLOCATED, alloc);
+	tpstat_counter_add(&tpstat_kmem_allocated, alloc);
 	tpstat_hist_add(&tpstat_kmem_sizes, req);
-	site = tpstat_keyed_add_site(&tpstat_kmem_sites, (void *)call_site, req);
-	tpstat_keyed_count_add(site, KMEM_SITE_REQUESTED, req);
+	start.b = 0;
+	site = tpstat_keyed_add_site(&tpstat_kmem_sites, (void *)call_site,
+				     &start.b, req);
 	tpstat_keyed_count_add(site, KMEM_SITE_ALLOCATED, alloc);
-	start.ts = local_clock();
 	start.a = call_site;
-	start.b = req;
+	start.ts = kmem_live_pack(req, jiffies);
 	if (!tpstat_pairs_start(&tpstat_kmem_live, (unsigned long)ptr, &start))
 		tpstat_probe_drop(data);
 }
@@ -72,7 +71,8 @@ static void kmem_free(const void *ptr)
 	if (ZERO_OR_NULL_PTR(ptr) ||
 	    !tpstat_pairs_end(&tpstat_kmem_live, (unsigned long)ptr, &start))
 		return;
-	site = tpstat_keyed_ref_site(&tpstat_kmem_sites, (void *)start.a);
+	site = tpstat_keyed_ref_site(&tpstat_kmem_sites, (void *)start.a,
+				     &start.b);
 	tpstat_keyed_count(site, KMEM_SITE_FREES);
 }
 
