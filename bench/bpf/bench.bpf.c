@@ -294,4 +294,79 @@ int runqlat_switch(struct bpf_raw_tracepoint_args *ctx)
 	return hist_record(bpf_map_lookup_elem(&hist, &zero), delta);
 }
 
+/*
+ * memleak's work, keyed by call site as tpstat_kmem is rather than by
+ * stack: each allocation saved under its pointer until freed, and per-site
+ * sums. Every event is also counted in counts, for the bench's check.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BENCH_ALLOCS);
+	__type(key, __u64);
+	__type(value, struct bench_pair);
+} leak_allocs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, BENCH_SITES);
+	__type(key, __u64);
+	__type(value, struct bench_site);
+} leak_sites SEC(".maps");
+
+static __always_inline struct bench_site *leak_site(__u64 site)
+{
+	struct bench_site *row = bpf_map_lookup_elem(&leak_sites, &site);
+
+	if (!row) {
+		struct bench_site fresh = {};
+
+		bpf_map_update_elem(&leak_sites, &site, &fresh, BPF_NOEXIST);
+		row = bpf_map_lookup_elem(&leak_sites, &site);
+	}
+	return row;
+}
+
+/* kmalloc(call_site, ptr, bytes_req, bytes_alloc, gfp_flags, node) */
+SEC("raw_tracepoint/kmalloc")
+int leak_kmalloc(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u64 ptr = ctx->args[1];
+	struct bench_pair alloc = {
+		.ts = bpf_ktime_get_ns(), .a = ctx->args[0], .b = ctx->args[2],
+	};
+	struct bench_site *site;
+
+	count_one();
+	if (!ptr)
+		return 0;
+	bpf_map_update_elem(&leak_allocs, &ptr, &alloc, BPF_ANY);
+	site = leak_site(alloc.a);
+	if (site) {
+		site->hits += 1;
+		site->requested += ctx->args[2];
+		site->allocated += ctx->args[3];
+	}
+	return 0;
+}
+
+/* kfree(call_site, ptr) */
+SEC("raw_tracepoint/kfree")
+int leak_kfree(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u64 ptr = ctx->args[1], site_key;
+	struct bench_pair *alloc;
+	struct bench_site *site;
+
+	count_one();
+	alloc = bpf_map_lookup_elem(&leak_allocs, &ptr);
+	if (!alloc)
+		return 0;
+	site_key = alloc->a;
+	bpf_map_delete_elem(&leak_allocs, &ptr);
+	site = leak_site(site_key);
+	if (site)
+		site->frees += 1;
+	return 0;
+}
+
 char LICENSE[] SEC("license") = "GPL";

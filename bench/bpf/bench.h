@@ -40,6 +40,18 @@ struct bench_pair {
 	__u64 b;
 };
 
+/* As tpstat_kmem's defaults: allocations followed, call sites. */
+#define BENCH_ALLOCS	8192
+#define BENCH_SITES	256
+
+/* A call site's sums in the memleak program. */
+struct bench_site {
+	__u64 hits;
+	__u64 requested;
+	__u64 allocated;
+	__u64 frees;
+};
+
 /* What the pairing program counts, per CPU: every event is one of these. */
 enum bench_pair_count {
 	BENCH_STARTED,

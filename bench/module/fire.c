@@ -8,6 +8,9 @@
  *   echo 200000 > /sys/kernel/debug/tpstat_bench/fire_all
  *   cat /sys/kernel/debug/tpstat_bench/result
  *
+ * kmalloc runs a loop of its own instead: N kmalloc()s of 64 bytes, each
+ * freed at once, for the slab allocator's tracepoints (kmalloc, kfree).
+ *
  * fire runs the loop on the writer's CPU; pin the writer, since the result
  * is kept for the CPU the loop ends on. fire_all runs it on every online CPU
  * at once, one bound thread each, all released together. result has one
@@ -31,6 +34,7 @@
 #include "tpstat_bench_trace.h"
 
 #define TPSTAT_BENCH_FIRE_MAX	100000000ULL
+#define TPSTAT_BENCH_KMALLOC_BYTES	64
 
 struct tpstat_bench_result {
 	u64 events;
@@ -80,22 +84,45 @@ static void tpstat_bench_fire_sequential(u64 n)
 	}
 }
 
-static void tpstat_bench_loop(u64 n)
+/*
+ * One kmalloc and one kfree per event, from this one call site. A perf
+ * ring buffer's reader runs only when the loop yields: often, so that it
+ * keeps up.
+ */
+static void tpstat_bench_kmalloc(u64 n)
 {
-	bool sequential = READ_ONCE(tpstat_bench_sequential);
-	struct tpstat_bench_result *result;
-	u64 start, ns;
+	u64 i;
 
-	start = ktime_get_ns();
-	if (sequential)
-		tpstat_bench_fire_sequential(n);
-	else
-		tpstat_bench_fire_hashed(n);
-	ns = ktime_get_ns() - start;
+	for (i = 0; i < n; i++) {
+		void *p = kmalloc(TPSTAT_BENCH_KMALLOC_BYTES, GFP_KERNEL);
+
+		/* Else the compiler may drop the pair as having no effect. */
+		barrier_data(p);
+		kfree(p);
+		if ((i & 0x3ff) == 0x3ff)
+			cond_resched();
+	}
+}
+
+static void tpstat_bench_save(u64 n, u64 ns)
+{
+	struct tpstat_bench_result *result;
 
 	result = per_cpu_ptr(&tpstat_bench_results, raw_smp_processor_id());
 	WRITE_ONCE(result->events, n);
 	WRITE_ONCE(result->ns, ns);
+}
+
+static void tpstat_bench_loop(u64 n)
+{
+	bool sequential = READ_ONCE(tpstat_bench_sequential);
+	u64 start = ktime_get_ns();
+
+	if (sequential)
+		tpstat_bench_fire_sequential(n);
+	else
+		tpstat_bench_fire_hashed(n);
+	tpstat_bench_save(n, ktime_get_ns() - start);
 }
 
 /* What the threads of one fire_all share; it lives on the writer's stack. */
@@ -189,6 +216,21 @@ static ssize_t tpstat_bench_fire_write(struct file *file,
 	return count;
 }
 
+static ssize_t tpstat_bench_kmalloc_write(struct file *file,
+					  const char __user *ubuf,
+					  size_t count, loff_t *ppos)
+{
+	u64 n, start;
+	int err = tpstat_bench_parse(ubuf, count, &n);
+
+	if (err)
+		return err;
+	start = ktime_get_ns();
+	tpstat_bench_kmalloc(n);
+	tpstat_bench_save(n, ktime_get_ns() - start);
+	return count;
+}
+
 static ssize_t tpstat_bench_fire_all_write(struct file *file,
 					   const char __user *ubuf,
 					   size_t count, loff_t *ppos)
@@ -222,6 +264,11 @@ static const struct file_operations tpstat_bench_fire_fops = {
 	.write = tpstat_bench_fire_write,
 };
 
+static const struct file_operations tpstat_bench_kmalloc_fops = {
+	.owner = THIS_MODULE,
+	.write = tpstat_bench_kmalloc_write,
+};
+
 static const struct file_operations tpstat_bench_fire_all_fops = {
 	.owner = THIS_MODULE,
 	.write = tpstat_bench_fire_all_write,
@@ -232,6 +279,8 @@ static int __init tpstat_bench_tp_init(void)
 	tpstat_bench_dir = debugfs_create_dir("tpstat_bench", NULL);
 	debugfs_create_file("fire", 0200, tpstat_bench_dir, NULL,
 			    &tpstat_bench_fire_fops);
+	debugfs_create_file("kmalloc", 0200, tpstat_bench_dir, NULL,
+			    &tpstat_bench_kmalloc_fops);
 	debugfs_create_file("fire_all", 0200, tpstat_bench_dir, NULL,
 			    &tpstat_bench_fire_all_fops);
 	debugfs_create_file("result", 0400, tpstat_bench_dir, NULL,
@@ -249,5 +298,5 @@ static void __exit tpstat_bench_tp_exit(void)
 module_init(tpstat_bench_tp_init);
 module_exit(tpstat_bench_tp_exit);
 
-MODULE_DESCRIPTION("tpstat benchmark: a trace event fired in a timed loop");
+MODULE_DESCRIPTION("tpstat benchmark: a trace event, or kmalloc and kfree, in a timed loop");
 MODULE_LICENSE("GPL");

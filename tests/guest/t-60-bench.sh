@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # make bench measures what it claims: its loop fires exactly the events
 # asked for, on the CPUs asked for, and every mode of its probe records
-# each one. Timing is make bench's business, never asserted here.
+# each one; its kmalloc loop makes exactly the pairs asked for, from one
+# call site. Timing is make bench's business, never asserted here.
 
-plan 61
+plan 68
 
 B=/sys/kernel/debug/tpstat_bench
 
@@ -16,7 +17,7 @@ bench_value() { v=$(((($1 * 0x61C88647) & 0xffffffff) >> 16)); }
 load tpstat
 check "tpstat_bench_tp.ko loads" load tpstat_bench_tp
 load tpstat_count tracepoints=tpstat_bench_fire
-for f in fire:200 fire_all:200 result:400; do
+for f in fire:200 fire_all:200 kmalloc:200 result:400; do
 	is "mode of $f" "$(stat -c %a $B/${f%:*})" "${f#*:}"
 done
 
@@ -72,6 +73,24 @@ for pair in empty:none counter:tpstat_bench_fire.hits hist:hist.count \
 	fi
 	rmmod tpstat_bench
 done
+
+# The kmalloc loop, with tpstat_kmem as the referee: its call site's
+# hits, bytes and frees (summed over the site's rows, should there be
+# more than one stats word for it).
+bench_site() {
+	awk -v k=".$1" '
+		index($1, "site.tpstat_bench_kmalloc_write+") == 1 &&
+		substr($1, length($1) - length(k) + 1) == k { s += $2; n++ }
+		END { print n ? s : "none" }' $TP/kmem/stats
+}
+check "tpstat_kmem.ko loads" load tpstat_kmem
+taskset -c 0 sh -c "echo 4000 > $B/kmalloc"
+is "kmalloc: N allocations from its one site" "$(bench_site hits)" 4000
+is "kmalloc: of 64 bytes each" "$(bench_site bytes_req)" 256000
+is "kmalloc: each freed" "$(bench_site frees)" 4000
+check "kmalloc: result has the loop's CPU, pairs and time" grep -q '^cpu0 4000 [1-9]' $B/result
+is "kmalloc refuses garbage" "$(write_error $B/kmalloc x)" EINVAL
+rmmod tpstat_kmem
 
 is "an unknown mode" "$(load_error tpstat_bench mode=bogus)" EINVAL
 is "fire refuses garbage" "$(write_error $B/fire abc)" EINVAL
