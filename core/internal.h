@@ -99,6 +99,38 @@ const struct tpstat_data_ops type##_ops = {				\
 };									\
 EXPORT_SYMBOL_GPL(type##_ops)
 
+/*
+ * The generation ops of a kind whose only data per generation is its
+ * counter array "stats" (struct @type's): they are that counter's own.
+ * What else the kind holds (a task's words, a pair's start) outlives a
+ * reset. Makes @prefix##_alloc, _free, _clear, _publish and _bytes.
+ */
+#define TPSTAT_STATS_GEN_OPS(prefix, type)				\
+static struct tpstat_data *prefix##_stats(const struct tpstat_data *d)	\
+{									\
+	return &container_of(d, struct type, data)->stats.data;	\
+}									\
+static int prefix##_alloc(struct tpstat_data *d, unsigned int g)	\
+{									\
+	return tpstat_counter_ops.alloc(prefix##_stats(d), g);		\
+}									\
+static void prefix##_free(struct tpstat_data *d, unsigned int g)	\
+{									\
+	tpstat_counter_ops.free(prefix##_stats(d), g);			\
+}									\
+static void prefix##_clear(struct tpstat_data *d, unsigned int g)	\
+{									\
+	tpstat_counter_ops.clear(prefix##_stats(d), g);			\
+}									\
+static void prefix##_publish(struct tpstat_data *d, unsigned int g)	\
+{									\
+	tpstat_counter_ops.publish(prefix##_stats(d), g);		\
+}									\
+static size_t prefix##_bytes(const struct tpstat_data *d)		\
+{									\
+	return tpstat_counter_ops.bytes(prefix##_stats(d));		\
+}
+
 /* hist.c */
 void tpstat_atomic_hist_clear(struct tpstat_atomic_hist *a);
 /* Adds @a into @s; tpstat_hist_settle() makes the sum printable. */

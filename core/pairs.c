@@ -79,33 +79,7 @@ static void tpstat_pairs_teardown(struct tpstat_data *d)
 	p->slots = NULL;
 }
 
-static int tpstat_pairs_alloc(struct tpstat_data *d, unsigned int gen)
-{
-	return tpstat_counter_ops.alloc(&to_pairs(d)->stats.data, gen);
-}
-
-static void tpstat_pairs_free(struct tpstat_data *d, unsigned int gen)
-{
-	tpstat_counter_ops.free(&to_pairs(d)->stats.data, gen);
-}
-
-/* Only the counts: starts outlive a reset, so that ends after it pair. */
-static void tpstat_pairs_clear(struct tpstat_data *d, unsigned int gen)
-{
-	tpstat_counter_ops.clear(&to_pairs(d)->stats.data, gen);
-}
-
-static void tpstat_pairs_publish(struct tpstat_data *d, unsigned int gen)
-{
-	tpstat_counter_ops.publish(&to_pairs(d)->stats.data, gen);
-}
-
-static size_t tpstat_pairs_bytes(const struct tpstat_data *d)
-{
-	const struct tpstat_pairs *p = container_of(d, struct tpstat_pairs, data);
-
-	return tpstat_counter_ops.bytes(&p->stats.data);
-}
+TPSTAT_STATS_GEN_OPS(tpstat_pairs, tpstat_pairs);
 
 static size_t tpstat_pairs_shared_bytes(const struct tpstat_data *d)
 {

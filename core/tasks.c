@@ -280,31 +280,7 @@ static struct tpstat_probe *tpstat_tasks_probe(struct tpstat_data *d)
 	return to_tasks(d)->release;
 }
 
-static int tpstat_tasks_alloc(struct tpstat_data *d, unsigned int gen)
-{
-	return tpstat_counter_ops.alloc(&to_tasks(d)->stats.data, gen);
-}
-
-static void tpstat_tasks_free(struct tpstat_data *d, unsigned int gen)
-{
-	tpstat_counter_ops.free(&to_tasks(d)->stats.data, gen);
-}
-
-/* Only the counts: a task's words outlive a reset. */
-static void tpstat_tasks_clear(struct tpstat_data *d, unsigned int gen)
-{
-	tpstat_counter_ops.clear(&to_tasks(d)->stats.data, gen);
-}
-
-static void tpstat_tasks_publish(struct tpstat_data *d, unsigned int gen)
-{
-	tpstat_counter_ops.publish(&to_tasks(d)->stats.data, gen);
-}
-
-static size_t tpstat_tasks_bytes(const struct tpstat_data *d)
-{
-	return tpstat_counter_ops.bytes(&to_tasks(d)->stats.data);
-}
+TPSTAT_STATS_GEN_OPS(tpstat_tasks, tpstat_tasks);
 
 static size_t tpstat_tasks_shared_bytes(const struct tpstat_data *d)
 {
