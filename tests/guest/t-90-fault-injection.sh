@@ -340,12 +340,18 @@ is "control: as it was" "$(cat $C | tr '\n' ' ')" "tpstat_test_fire tpstat_test_
 # read what a read with nothing failing reads.
 load tpstat_irq
 load tpstat_sched
+load tpstat_kmem
 load tpstat_test_tasks
 for e in $TP/*/enable; do echo 0 > "$e"; done
-# The time since the reset is the one thing that moves.
+# The time since the reset and the age of outstanding allocations (the
+# last column of kmem/outstanding) are the things that move.
 masked() {
 	tail -n +2 "$1" | sed -e 's/: [0-9.]* s since reset$/: s since reset/' \
-		-e 's/^since_reset_ns [0-9]*$/since_reset_ns/'
+		-e 's/^since_reset_ns [0-9]*$/since_reset_ns/' |
+	case $f in
+	*/kmem/outstanding) awk '{ $NF = ""; print }' ;;
+	*) cat ;;
+	esac
 }
 for f in $reads; do
 	f=$TP/$f
