@@ -21,7 +21,6 @@
 
 #include "run.h"
 
-#define TRACEFS_EVENTS	"/sys/kernel/tracing/events/"
 #define MAX_EVENTS	8
 /* Enough for the samples of a loop between two of its cond_resched(). */
 #define DATA_PAGES	4096
@@ -34,21 +33,6 @@ struct ring {
 };
 
 static __u64 samples, lost;
-
-static long tracepoint_id(const char *event)
-{
-	char path[256];
-	long id = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), TRACEFS_EVENTS "%s/id", event);
-	f = fopen(path, "r");
-	if (!f || fscanf(f, "%ld", &id) != 1)
-		perror(path);
-	if (f)
-		fclose(f);
-	return id;
-}
 
 /* @len bytes at @offset of the ring, which may wrap around its end. */
 static void ring_copy(const struct ring *r, __u64 offset, void *to, size_t len)

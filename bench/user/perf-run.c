@@ -14,23 +14,6 @@
 
 #include "run.h"
 
-#define TRACEFS_EVENTS	"/sys/kernel/tracing/events/"
-
-static long tracepoint_id(const char *event)
-{
-	char path[256];
-	long id = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), TRACEFS_EVENTS "%s/id", event);
-	f = fopen(path, "r");
-	if (!f || fscanf(f, "%ld", &id) != 1)
-		perror(path);
-	if (f)
-		fclose(f);
-	return id;
-}
-
 int main(int argc, char **argv)
 {
 	struct perf_event_attr attr;

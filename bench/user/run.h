@@ -10,6 +10,24 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#define TRACEFS_EVENTS	"/sys/kernel/tracing/events/"
+
+/* The id perf knows trace event @event ("system/name") by; -1 if none. */
+static inline long tracepoint_id(const char *event)
+{
+	char path[256];
+	long id = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), TRACEFS_EVENTS "%s/id", event);
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%ld", &id) != 1)
+		perror(path);
+	if (f)
+		fclose(f);
+	return id;
+}
+
 /* Return: the command's exit status, or 127 when it could not be run. */
 static inline int run_command(char **argv)
 {
