@@ -66,12 +66,6 @@ function per_event(clock, label,    per) {
 	return rep[clock, label] != "" && per > 0 ? median(rep[clock, label]) / per : ""
 }
 
-function pair_over(clock, label,    c, d) {
-	c = per_event(clock, label)
-	d = per_event(clock, "kmalloc_none")
-	return c == "" || d == "" ? "" : c - d
-}
-
 function over(clock, label,    c, d) {
 	c = per_event(clock, label)
 	d = per_event(clock, "disabled")
@@ -225,10 +219,45 @@ function per_switch(clock, label,    s) {
 	return sched[clock, label] != "" && s > 0 ? median(sched[clock, label]) / s : ""
 }
 
-function switch_over(clock, label,    a, z) {
-	a = per_switch(clock, label)
-	z = per_switch(clock, "none")
+# The two comparisons against a run without probes: KIND "sched", per
+# context switch of the ping-pong, or "kmalloc", per kmalloc and kfree pair.
+function unit_cost(kind, clock, label) {
+	if (kind == "sched")
+		return per_switch(clock, label)
+	return per_event(clock, "kmalloc_" label)
+}
+
+function unit_over(kind, clock, label,    a, z) {
+	a = unit_cost(kind, clock, label)
+	z = unit_cost(kind, clock, "none")
 	return a == "" || z == "" ? "" : a - z
+}
+
+# unit_table(KIND, WHAT, ROWS): ROWS is "label title|...", "none" first.
+function unit_table(kind, what, rows,    r, k, i, label, c, clk) {
+	print "| configuration | instr | over | ns | over |"
+	print "|---|--:|--:|--:|--:|"
+	k = split(rows, r, "|")
+	for (i = 1; i <= k; i++) {
+		label = substr(r[i], 1, index(r[i], " ") - 1)
+		where = what ": " (kind == "sched" ? "" : "kmalloc_") label
+		printf "| %s |", substr(r[i], index(r[i], " ") + 1)
+		for (c = 1; c <= 2; c++) {
+			clk = c == 1 ? "icount" : "wall"
+			printf " %s | %s |", fmt(unit_cost(kind, clk, label)),
+				label == "none" ? "" : fmt(unit_over(kind, clk, label))
+		}
+		print ""
+	}
+}
+
+# unit_third(KIND, TITLE): tpstat's cost over the run without probes at
+# most a third of the BPF program's.
+function unit_third(kind, title,    a, b, c, d) {
+	a = unit_over(kind, "icount", "tpstat"); b = unit_over(kind, "icount", "bpf")
+	c = unit_over(kind, "wall", "tpstat"); d = unit_over(kind, "wall", "bpf")
+	printf "| %s | %s vs %s | %s vs %s | %s |\n", title, fmt(a), fmt(b), fmt(c), fmt(d),
+		verdict(a == "" || b == "" ? "" : a * 3 <= b, c == "" || d == "" ? "" : c * 3 <= d)
 }
 
 # Mean over the CPUs of each CPU's median loop, per event.
@@ -408,20 +437,8 @@ END {
 	print "into a hash map, the switch-in looks it up, deletes it and adds to a"
 	print "log2 histogram), per context switch of the run without probes."
 	print ""
-	print "| configuration | instr | over | ns | over |"
-	print "|---|--:|--:|--:|--:|"
-	split("none no probes|tpstat tpstat_sched|bpf BPF runqlat", sc, "|")
-	for (i = 1; i <= 3; i++) {
-		label = substr(sc[i], 1, index(sc[i], " ") - 1)
-		where = "context switches: " label
-		printf "| %s |", substr(sc[i], index(sc[i], " ") + 1)
-		for (c = 1; c <= 2; c++) {
-			clk = c == 1 ? "icount" : "wall"
-			printf " %s | %s |", fmt(per_switch(clk, label)),
-				label == "none" ? "" : fmt(switch_over(clk, label))
-		}
-		print ""
-	}
+	unit_table("sched", "context switches",
+		"none no probes|tpstat tpstat_sched|bpf BPF runqlat")
 
 	print ""
 	printf "Slab allocations: a loop of %s kmalloc(64) and kfree pairs from one call\n", nk
@@ -431,20 +448,8 @@ END {
 	print "pointer, sums per call site); and with perf kmem record's event path (a"
 	print "sample of every event into a ring buffer per CPU, drained as it fills)."
 	print ""
-	print "| configuration | instr | over | ns | over |"
-	print "|---|--:|--:|--:|--:|"
-	split("none no probes|tpstat tpstat_kmem|bpf BPF memleak's work|perf perf kmem record's path", km, "|")
-	for (i = 1; i <= 4; i++) {
-		label = "kmalloc_" substr(km[i], 1, index(km[i], " ") - 1)
-		where = "slab allocations: " label
-		printf "| %s |", substr(km[i], index(km[i], " ") + 1)
-		for (c = 1; c <= 2; c++) {
-			clk = c == 1 ? "icount" : "wall"
-			printf " %s | %s |", fmt(per_event(clk, label)),
-				label == "kmalloc_none" ? "" : fmt(pair_over(clk, label))
-		}
-		print ""
-	}
+	unit_table("kmalloc", "slab allocations",
+		"none no probes|tpstat tpstat_kmem|bpf BPF memleak's work|perf perf kmem record's path")
 
 	print ""
 	print "| target | instr | ns | verdict |"
@@ -484,17 +489,9 @@ END {
 			fmt(over("wall", t[1])), fmt(over("wall", t[2])), verdict(a, b)
 	}
 	where = "target: tpstat_sched per switch"
-	a = switch_over("icount", "tpstat"); b = switch_over("icount", "bpf")
-	c = switch_over("wall", "tpstat"); d = switch_over("wall", "bpf")
-	printf "| tpstat_sched at most a third of BPF runqlat per switch | %s vs %s | %s vs %s | %s |\n",
-		fmt(a), fmt(b), fmt(c), fmt(d),
-		verdict(a == "" || b == "" ? "" : a * 3 <= b, c == "" || d == "" ? "" : c * 3 <= d)
+	unit_third("sched", "tpstat_sched at most a third of BPF runqlat per switch")
 	where = "target: tpstat_kmem per kmalloc and kfree"
-	a = pair_over("icount", "kmalloc_tpstat"); b = pair_over("icount", "kmalloc_bpf")
-	c = pair_over("wall", "kmalloc_tpstat"); d = pair_over("wall", "kmalloc_bpf")
-	printf "| tpstat_kmem at most a third of BPF memleak's work per kmalloc and kfree | %s vs %s | %s vs %s | %s |\n",
-		fmt(a), fmt(b), fmt(c), fmt(d),
-		verdict(a == "" || b == "" ? "" : a * 3 <= b, c == "" || d == "" ? "" : c * 3 <= d)
+	unit_third("kmalloc", "tpstat_kmem at most a third of BPF memleak's work per kmalloc and kfree")
 	where = "target: workload slowdown"
 	a = slowdown("icount", "loaded"); b = slowdown("wall", "loaded")
 	printf "| all probe sets slow the workload < 2%% | %s | %s | %s |\n",
