@@ -6,7 +6,7 @@
 # is freed, the test's own cache, page allocations against /proc/vmstat,
 # and a table too small for every site.
 
-plan 19
+plan 20
 
 K=$TP/kmem
 TK=/sys/kernel/debug/tpstat_test_kmem
@@ -66,6 +66,8 @@ echo 500 > $TK/cache
 is "the test's cache: allocations, frees, bytes" \
 	"$(stat_of kmem cache.1212-byte_objects.count) $(stat_of kmem cache.1212-byte_objects.frees) $(stat_of kmem cache.1212-byte_objects.sum)" \
 	"500 500 606000"
+# The cache's objects have one size: a second number is refused.
+is "the test's cache refuses a size" "$(write_error $TK/cache '5 7')" EINVAL
 
 # Pages: the set's pages of every order against the kernel's pgalloc_*
 # counters. The set counts from its reset to its disable, /proc/vmstat is

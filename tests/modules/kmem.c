@@ -79,9 +79,9 @@ static void tpstat_test_kmem_ctor(void *p)
 {
 }
 
-/* Reads "N" or "N S" from the user into @n and @size. */
-static int test_kmem_args(const char __user *ubuf, size_t count,
-			  unsigned int *n, unsigned int *size)
+/* Reads "A" or "A B" from the user: how many numbers it read, or -errno. */
+static int test_kmem_read(const char __user *ubuf, size_t count,
+			  unsigned int *a, unsigned int *b)
 {
 	char buf[32];
 	int got;
@@ -91,10 +91,21 @@ static int test_kmem_args(const char __user *ubuf, size_t count,
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
 	buf[count] = '\0';
-	got = sscanf(buf, "%u %u", n, size);
-	if (got < 1 || *n > TEST_KMEM_MAX || (size && got != 2 && *n) ||
-	    (size && *n && (*size < sizeof(struct list_head) ||
-			    *size > TEST_KMEM_MAX_SIZE)))
+	got = sscanf(buf, "%u %u", a, b);
+	return got < 1 ? -EINVAL : got;
+}
+
+/* "N S": N objects of S bytes; "0" alone for none. */
+static int test_kmem_args(const char __user *ubuf, size_t count,
+			  unsigned int *n, unsigned int *size)
+{
+	int got = test_kmem_read(ubuf, count, n, size);
+
+	if (got < 0)
+		return got;
+	if (*n > TEST_KMEM_MAX ||
+	    (*n && (got != 2 || *size < sizeof(struct list_head) ||
+		    *size > TEST_KMEM_MAX_SIZE)))
 		return -EINVAL;
 	return 0;
 }
@@ -166,13 +177,16 @@ static const struct file_operations test_kmem_leak_fops = {
 static ssize_t test_kmem_cache_write(struct file *file, const char __user *ubuf,
 				     size_t count, loff_t *ppos)
 {
-	unsigned int n, i;
+	unsigned int n, unused, i;
 	void **p;
-	int err;
+	int got;
 
-	err = test_kmem_args(ubuf, count, &n, NULL);
-	if (err)
-		return err;
+	/* "N": the cache's objects have one size. */
+	got = test_kmem_read(ubuf, count, &n, &unused);
+	if (got < 0)
+		return got;
+	if (got != 1 || n > TEST_KMEM_MAX)
+		return -EINVAL;
 	p = kvcalloc(n, sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
@@ -194,15 +208,13 @@ static ssize_t test_kmem_pages_write(struct file *file, const char __user *ubuf,
 {
 	unsigned int n, order, i;
 	struct page **p;
-	char buf[32];
+	int got;
 
-	if (count >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	buf[count] = '\0';
-	if (sscanf(buf, "%u %u", &n, &order) != 2 || n > TEST_KMEM_MAX ||
-	    order > TEST_KMEM_MAX_ORDER)
+	/* "N O": N allocations of order O. */
+	got = test_kmem_read(ubuf, count, &n, &order);
+	if (got < 0)
+		return got;
+	if (got != 2 || n > TEST_KMEM_MAX || order > TEST_KMEM_MAX_ORDER)
 		return -EINVAL;
 	p = kvcalloc(n, sizeof(*p), GFP_KERNEL);
 	if (!p)
