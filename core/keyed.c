@@ -269,7 +269,7 @@ static void tpstat_keyed_register(struct tpstat_keyed *k,
 	local_irq_restore(flags);
 }
 
-/* Histogram @i of the key, if any; the first also counts per CPU. */
+/* Histogram @i of the key, if any, and its count on this CPU. */
 static __always_inline void
 tpstat_keyed_record(struct tpstat_keyed *k, struct tpstat_key_ref ref,
 		    unsigned int i, u64 value)
@@ -278,7 +278,7 @@ tpstat_keyed_record(struct tpstat_keyed *k, struct tpstat_key_ref ref,
 		return;
 	tpstat_atomic_hist_add(&ref.gen->hists[ref.id * ref.gen->nr_hists + i],
 			       value);
-	if (ref.gen->cpu_counts && !i)
+	if (ref.gen->cpu_counts)
 		local64_inc(&ref.gen->cpu_counts[smp_processor_id() *
 						 tpstat_keyed_ids(k) + ref.id]);
 }
@@ -433,6 +433,19 @@ struct tpstat_keyed_row *tpstat_keyed_rows_at(const struct tpstat_keyed *k,
 }
 EXPORT_SYMBOL_GPL(tpstat_keyed_rows_at);
 
+void tpstat_keyed_row_hist(const struct tpstat_keyed *k,
+			   const struct tpstat_keyed_row *row, unsigned int hist,
+			   struct tpstat_hist_summary *s)
+{
+	struct tpstat_keyed_gen *g = READ_ONCE(k->live);
+
+	tpstat_hist_summary_init(s);
+	if (!WARN_ON_ONCE(hist >= g->nr_hists))
+		tpstat_atomic_hist_merge(&g->hists[row->id * g->nr_hists + hist], s);
+	tpstat_hist_settle(s);
+}
+EXPORT_SYMBOL_GPL(tpstat_keyed_row_hist);
+
 u64 tpstat_keyed_cpu_count(const struct tpstat_keyed *k, int cpu,
 			   unsigned int id)
 {
@@ -443,6 +456,18 @@ u64 tpstat_keyed_cpu_count(const struct tpstat_keyed *k, int cpu,
 	return local64_read(&g->cpu_counts[cpu * tpstat_keyed_ids(k) + id]);
 }
 EXPORT_SYMBOL_GPL(tpstat_keyed_cpu_count);
+
+void tpstat_keyed_print_cpu_counts(struct seq_file *m,
+				   const struct tpstat_keyed *k,
+				   const struct tpstat_keyed_row *row, int width)
+{
+	int cpu;
+
+	tpstat_for_each_shown_cpu(cpu)
+		seq_printf(m, " %*llu", width, tpstat_keyed_cpu_count(k, cpu, row->id));
+	seq_putc(m, '\n');
+}
+EXPORT_SYMBOL_GPL(tpstat_keyed_print_cpu_counts);
 
 void tpstat_keyed_print_hist(struct seq_file *m, const struct tpstat_keyed *k,
 			     const struct tpstat_keyed_row *row)

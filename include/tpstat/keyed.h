@@ -65,7 +65,8 @@ struct tpstat_keyed_gen {
  * @nr_counters: counters per key, up to %TPSTAT_KEYED_MAX_COUNTERS
  * @nr_hists: histograms per key, up to %TPSTAT_KEYED_MAX_HISTS; 0 for one
  * @per_cpu: keep each key's count per CPU too, for CPU columns
- *           (tpstat_keyed_cpu_count()): a u64 per key and possible CPU
+ *           (tpstat_keyed_cpu_count()): a u64 per key and possible CPU,
+ *           counting the events recorded in any of its histograms
  * @gen: private: the live generation, and during a reset the next
  * @seq: private: generations made, so that a hint knows its own
  * @mask: private: hash slots - 1
@@ -103,6 +104,10 @@ extern const struct tpstat_data_ops tpstat_keyed_ops;
 #define TPSTAT_KEYED_HISTS(cap, u, hists, counters)			\
 	{ .capacity = (cap), .unit = (u), .nr_counters = (counters),	\
 	  .nr_hists = (hists), .data.ops = &tpstat_keyed_ops }
+#define TPSTAT_KEYED_HISTS_PER_CPU(cap, u, hists, counters)		\
+	{ .capacity = (cap), .unit = (u), .nr_counters = (counters),	\
+	  .nr_hists = (hists), .per_cpu = true,				\
+	  .data.ops = &tpstat_keyed_ops }
 
 /**
  * struct tpstat_key_ref - a key's data in one generation
@@ -449,6 +454,18 @@ tpstat_keyed_rows(const struct tpstat_keyed *k, cmp_func_t cmp, unsigned int *nr
 }
 
 /**
+ * tpstat_keyed_row_hist() - another of a row's histograms, folded
+ * @k: the keyed data the row was read from, in the same show or stats
+ *     callback (so that no reset came in between)
+ * @row: the row
+ * @hist: which of its histograms
+ * @s: where it goes
+ */
+void tpstat_keyed_row_hist(const struct tpstat_keyed *k,
+			   const struct tpstat_keyed_row *row, unsigned int hist,
+			   struct tpstat_hist_summary *s);
+
+/**
  * tpstat_keyed_cpu_count() - events of a key on one CPU
  * @k: keyed data declared with TPSTAT_KEYED_PER_CPU()
  * @cpu: the CPU
@@ -458,6 +475,18 @@ tpstat_keyed_rows(const struct tpstat_keyed *k, cmp_func_t cmp, unsigned int *nr
  */
 u64 tpstat_keyed_cpu_count(const struct tpstat_keyed *k, int cpu,
 			   unsigned int id);
+
+/**
+ * tpstat_keyed_print_cpu_counts() - a row's count on each shown CPU, " %*llu"
+ *                                   each, then a newline
+ * @m: the file
+ * @k: keyed data declared with TPSTAT_KEYED_PER_CPU()
+ * @row: the row
+ * @width: of each column, as tpstat_print_cpu_columns() titles it
+ */
+void tpstat_keyed_print_cpu_counts(struct seq_file *m,
+				   const struct tpstat_keyed *k,
+				   const struct tpstat_keyed_row *row, int width);
 
 /**
  * tpstat_keyed_print_hist() - a row's histogram, as tpstat_hist_print()

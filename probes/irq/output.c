@@ -51,16 +51,6 @@ static int hardirq_row_cmp(const void *a, const void *b)
 	return strcmp(x->label, y->label);
 }
 
-static void print_key_cpus(struct seq_file *m, const struct tpstat_keyed *k,
-			   const struct tpstat_keyed_row *row)
-{
-	int cpu;
-
-	tpstat_for_each_shown_cpu(cpu)
-		seq_printf(m, " %12llu", tpstat_keyed_cpu_count(k, cpu, row->id));
-	seq_putc(m, '\n');
-}
-
 /*
  * The body of a per-key table: a row per key in use, sorted by @cmp, then
  * the "other" row. The caller printed the header; @print_row prints a
@@ -80,7 +70,7 @@ static int keyed_table(struct seq_file *m, const struct tpstat_keyed *k,
 	/* The keys' rows, then the other row. */
 	for (i = 0; i <= nr; i++) {
 		print_row(m, &rows[i]);
-		print_key_cpus(m, k, &rows[i]);
+		tpstat_keyed_print_cpu_counts(m, k, &rows[i], 12);
 	}
 	kvfree(rows);
 	return 0;
