@@ -36,7 +36,8 @@ static int tpstat_enable_show(struct seq_file *m, struct tpstat_set *set)
 	return 0;
 }
 
-static int tpstat_enable_write(struct tpstat_set *set, char *line)
+static int tpstat_enable_write(struct tpstat_set *set,
+			       const struct tpstat_file *file, char *line)
 {
 	if (strcmp(line, "0") && strcmp(line, "1"))
 		return -EINVAL;
@@ -44,7 +45,8 @@ static int tpstat_enable_write(struct tpstat_set *set, char *line)
 	return 0;
 }
 
-static int tpstat_reset_write(struct tpstat_set *set, char *line)
+static int tpstat_reset_write(struct tpstat_set *set,
+			      const struct tpstat_file *file, char *line)
 {
 	if (strcmp(line, "1"))
 		return -EINVAL;
@@ -126,7 +128,7 @@ static int tpstat_file_open(struct inode *inode, struct file *file)
 
 /*
  * One line per write(), whole: a rejected write changes nothing, and there is
- * no partial state to keep between writes.
+ * no partial state to keep between writes. A newline may only end it.
  */
 static ssize_t tpstat_file_write(struct file *file, const char __user *ubuf,
 				 size_t count, loff_t *ppos)
@@ -148,10 +150,10 @@ static ssize_t tpstat_file_write(struct file *file, const char __user *ubuf,
 		return -EINVAL;
 	if (line[len - 1] == '\n')
 		line[--len] = '\0';
-	if (!len)
+	if ((!len && !b->file->takes_empty) || memchr(line, '\n', len))
 		return -EINVAL;
 
-	err = b->file->write(b->set, line);
+	err = b->file->write(b->set, b->file, line);
 	return err ? err : count;
 }
 

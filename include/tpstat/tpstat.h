@@ -20,6 +20,7 @@
 #include <tpstat/compat.h>
 #include <tpstat/counter.h>
 #include <tpstat/data.h>
+#include <tpstat/filter.h>
 #include <tpstat/hist.h>
 #include <tpstat/keyed.h>
 #include <tpstat/pairs.h>
@@ -135,25 +136,41 @@ static inline void *tpstat_probe_priv(void *data)
  * @show: prints the file, after the core's "since reset" header; runs with
  *        the set's lock held, so its probes, data and resets cannot change
  *        meanwhile (events go on being counted)
- * @write: optional; takes one line with its newline stripped, never empty,
- *         runs without any lock (it may add and remove probes) and returns
- *         0 or a negative errno
+ * @write: optional; takes one line with its newline stripped, and this
+ *         file (for its @priv), runs without any lock (it may add and
+ *         remove probes) and returns 0 or a negative errno
  * @priv: the author's, for @show to find with tpstat_file_priv()
  * @no_header: for files scripts read as they are, such as enable
+ * @takes_empty: @write takes an empty line too; it is refused otherwise
  *
  * A file is mode 0400, 0200 or 0600 after which of @show and @write it has.
  */
 struct tpstat_file {
 	const char *name;
 	int (*show)(struct seq_file *m, struct tpstat_set *set);
-	int (*write)(struct tpstat_set *set, char *line);
+	int (*write)(struct tpstat_set *set, const struct tpstat_file *file,
+		     char *line);
 	void *priv;
 	bool no_header;
+	bool takes_empty;
 };
 
 /* A file that shows the histogram @h. */
 #define TPSTAT_HIST_FILE(file, h) \
 	{ .name = (file), .show = tpstat_hist_show, .priv = (h) }
+
+int tpstat_filter_show(struct seq_file *m, struct tpstat_set *set);
+int tpstat_filter_write(struct tpstat_set *set, const struct tpstat_file *file,
+			char *line);
+
+/*
+ * A file that shows the expression the filter @f runs ("none" when it has
+ * none) and takes a new one: "0" or an empty line lifts it.
+ */
+#define TPSTAT_FILTER_FILE(file, f)					\
+	{ .name = (file), .show = tpstat_filter_show,			\
+	  .write = tpstat_filter_write, .priv = (f), .no_header = true,	\
+	  .takes_empty = true }
 
 /**
  * tpstat_file_priv() - the @priv of the file being shown

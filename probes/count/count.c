@@ -6,11 +6,14 @@
  *   insmod tpstat_count.ko tracepoints=sched_switch,kmalloc
  *   echo irq_handler_entry > /sys/kernel/debug/tpstat/count/control
  *   echo '!kmalloc' > /sys/kernel/debug/tpstat/count/control
+ *   echo 'comm == sh && cpu == 1' > /sys/kernel/debug/tpstat/count/filter
  *   cat /sys/kernel/debug/tpstat/count/counts
  */
 #include <linux/atomic.h>
 #include <linux/module.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/string.h>
 
 #include <tpstat/tpstat.h>
@@ -27,12 +30,37 @@ MODULE_PARM_DESC(max_tracepoints, "most tracepoints counted at once (1-4096, def
 
 static atomic_t tpstat_count_nr = ATOMIC_INIT(0);
 
+/* What a filter may test: the task and the CPU an event comes from. */
+enum { COUNT_CPU, COUNT_PID, COUNT_TGID, COUNT_COMM, COUNT_COMM_HI, COUNT_SLOTS };
+
+static const struct tpstat_field tpstat_count_fields[] = {
+	TPSTAT_FIELD_NUMBER("cpu", COUNT_CPU),
+	TPSTAT_FIELD_NUMBER("pid", COUNT_PID),
+	TPSTAT_FIELD_NUMBER("tgid", COUNT_TGID),
+	TPSTAT_FIELD_NAME("comm", COUNT_COMM),
+};
+
+static struct tpstat_filter tpstat_count_filter = TPSTAT_FILTER(tpstat_count_fields);
+
 /*
  * Called with the tracepoint's own arguments after @data, which it ignores:
- * fine on x86-64, refused at load on kCFI kernels.
+ * fine on x86-64, refused at load on kCFI kernels. An event the filter
+ * rejects is not a hit.
  */
 static void tpstat_count_probe(void *data)
 {
+	const struct tpstat_filter_prog *prog = tpstat_filter_prog(&tpstat_count_filter);
+
+	if (prog) {
+		u64 v[COUNT_SLOTS];
+
+		v[COUNT_CPU] = raw_smp_processor_id();
+		v[COUNT_PID] = current->pid;
+		v[COUNT_TGID] = current->tgid;
+		tpstat_filter_name(&v[COUNT_COMM], current->comm);
+		if (!tpstat_filter_pass(&tpstat_count_filter, prog, v))
+			return;
+	}
 	tpstat_probe_hit(data);
 }
 
@@ -90,7 +118,8 @@ static int tpstat_control_show(struct seq_file *m, struct tpstat_set *set)
 }
 
 /* "name" starts counting a tracepoint, "!name" stops, as in ftrace's set_event. */
-static int tpstat_control_write(struct tpstat_set *set, char *line)
+static int tpstat_control_write(struct tpstat_set *set,
+				const struct tpstat_file *file, char *line)
 {
 	if (line[0] == '!')
 		return tpstat_count_remove(set, line + 1);
@@ -106,6 +135,7 @@ static int tpstat_count_stats(struct seq_file *m, struct tpstat_set *set)
 		tpstat_for_each_shown_cpu(cpu)
 			seq_printf(m, "%s.cpu%d %llu\n", probe->name, cpu,
 				   tpstat_counter_cpu(&probe->hits, cpu));
+	tpstat_filter_print_stats(m, &tpstat_count_filter, "filter");
 	return 0;
 }
 
@@ -113,12 +143,19 @@ static const struct tpstat_file tpstat_count_files[] = {
 	{ .name = "counts", .show = tpstat_counts_show },
 	{ .name = "control", .show = tpstat_control_show,
 	  .write = tpstat_control_write, .no_header = true },
+	TPSTAT_FILTER_FILE("filter", &tpstat_count_filter),
+};
+
+static struct tpstat_data *const tpstat_count_data[] = {
+	&tpstat_count_filter.data,
 };
 
 static struct tpstat_set tpstat_count_set = {
 	.name = "count",
 	.files = tpstat_count_files,
 	.nr_files = ARRAY_SIZE(tpstat_count_files),
+	.data = tpstat_count_data,
+	.nr_data = ARRAY_SIZE(tpstat_count_data),
 	.stats = tpstat_count_stats,
 };
 
