@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tpstat_net.ko: packets per device, size and receive path, the time they
+ * wait in a device's queue, and the packets the kernel drops, by reason
+ * and by function, from cat; a filter chooses which packets count:
+ *
+ *   insmod tpstat_net.ko [max_devices=64] [max_queued=4096]
+ *                        [max_reasons=128] [max_sites=128]
+ *   cat /sys/kernel/debug/tpstat/net/{devices,rx_path,sizes,queue,drops}
+ *   echo 'len > 128 && dev == lo' > /sys/kernel/debug/tpstat/net/filter
+ */
+#include <linux/module.h>
+#include <trace/events/net.h>
+#include <trace/events/skb.h>
+
+#include "net.h"
+
+#define TPSTAT_NET_MAX_KEYS	TPSTAT_KEYED_MAX
+
+static unsigned int max_devices = 64;
+module_param(max_devices, uint, 0400);
+MODULE_PARM_DESC(max_devices, "devices shown by name (1-65536, default 64)");
+
+static unsigned int max_queued = 4096;
+module_param(max_queued, uint, 0400);
+MODULE_PARM_DESC(max_queued, "packets timed in queues at once (1-4194304, default 4096)");
+
+static unsigned int max_reasons = 128;
+module_param(max_reasons, uint, 0400);
+MODULE_PARM_DESC(max_reasons, "drop reasons shown by name (1-65536, default 128)");
+
+static unsigned int max_sites = 128;
+module_param(max_sites, uint, 0400);
+MODULE_PARM_DESC(max_sites, "functions that drop, shown by name (1-65536, default 128)");
+
+static struct tpstat_probe tpstat_net_probes[] = {
+	TPSTAT_PROBE(net_dev_queue, tpstat_net_dev_queue),
+	TPSTAT_PROBE(net_dev_start_xmit, tpstat_net_dev_start_xmit),
+	TPSTAT_PROBE(net_dev_xmit, tpstat_net_dev_xmit),
+	TPSTAT_PROBE(netif_rx, tpstat_net_netif_rx),
+	TPSTAT_PROBE(netif_receive_skb_entry, tpstat_net_receive_skb_entry),
+	TPSTAT_PROBE(napi_gro_receive_entry, tpstat_net_gro_receive_entry),
+	TPSTAT_PROBE(netif_receive_skb_list_entry,
+		     tpstat_net_receive_skb_list_entry),
+	TPSTAT_PROBE(netif_receive_skb, tpstat_net_receive_skb),
+	TPSTAT_PROBE(kfree_skb, tpstat_net_kfree_skb),
+	TPSTAT_PROBE(consume_skb, tpstat_net_consume_skb),
+};
+
+static const struct tpstat_file tpstat_net_files[] = {
+	{ .name = "devices", .show = tpstat_net_devices_show },
+	{ .name = "rx_path", .show = tpstat_net_rx_path_show },
+	{ .name = "sizes", .show = tpstat_net_sizes_show },
+	{ .name = "queue", .show = tpstat_net_queue_show },
+	{ .name = "drops", .show = tpstat_net_drops_show },
+	TPSTAT_FILTER_FILE("filter", &tpstat_net_filter),
+};
+
+static struct tpstat_data *const tpstat_net_data[] = {
+	&tpstat_net_events.data,
+	&tpstat_net_rx_paths.data,
+	&tpstat_net_sizes.data,
+	&tpstat_net_devices.data,
+	&tpstat_net_queue_devices.data,
+	&tpstat_net_queue.data,
+	&tpstat_net_queued.data,
+	&tpstat_net_reasons.data,
+	&tpstat_net_drop_sites.data,
+	&tpstat_net_filter.data,
+};
+
+static struct tpstat_set tpstat_net_set = {
+	.name = "net",
+	.probes = tpstat_net_probes,
+	.nr_probes = ARRAY_SIZE(tpstat_net_probes),
+	.files = tpstat_net_files,
+	.nr_files = ARRAY_SIZE(tpstat_net_files),
+	.data = tpstat_net_data,
+	.nr_data = ARRAY_SIZE(tpstat_net_data),
+	.stats = tpstat_net_stats,
+};
+
+static int __init tpstat_net_load(void)
+{
+	if (!max_devices || max_devices > TPSTAT_NET_MAX_KEYS ||
+	    !max_reasons || max_reasons > TPSTAT_NET_MAX_KEYS ||
+	    !max_sites || max_sites > TPSTAT_NET_MAX_KEYS ||
+	    !max_queued || max_queued > TPSTAT_PAIRS_MAX) {
+		pr_err("tpstat_net: max_devices, max_reasons and max_sites must be 1 to %u, max_queued 1 to %u\n",
+		       TPSTAT_NET_MAX_KEYS, TPSTAT_PAIRS_MAX);
+		return -EINVAL;
+	}
+	tpstat_net_devices.capacity = max_devices;
+	tpstat_net_queue_devices.capacity = max_devices;
+	tpstat_net_queued.capacity = max_queued;
+	tpstat_net_reasons.capacity = max_reasons;
+	tpstat_net_drop_sites.capacity = max_sites;
+	return tpstat_set_register(&tpstat_net_set);
+}
+
+static void __exit tpstat_net_unload(void)
+{
+	tpstat_set_unregister(&tpstat_net_set);
+}
+
+module_init(tpstat_net_load);
+module_exit(tpstat_net_unload);
+
+MODULE_DESCRIPTION("tpstat: packets per device, size and path; queueing; drops by reason");
+MODULE_LICENSE("GPL");
