@@ -85,29 +85,32 @@ load tpstat_test_tp
 load tpstat_test_probe
 memory_is "memory: the test set, as its defaults imply" \
 	"$(test_counters)" "$(test_hists)" "$(test_tables 64 1024)" 0
-# tpstat_count keeps nothing but each tracepoint's hits and dropped.
+# tpstat_count keeps nothing but each tracepoint's hits and dropped, and
+# its filter's count of rejected events; a filter's program is not
+# aggregation data, and is not counted.
 load tpstat_count tracepoints=tpstat_test_fire,sched_switch,kmalloc
-memory_is "memory: the count set adds two counters per tracepoint" \
-	$(($(test_counters) + $(counter_bytes 6))) "$(test_hists)" \
+echo 'cpu == 0 || comm == "tpstat test"' > $TP/count/filter
+memory_is "memory: the count set adds two counters per tracepoint, one for its filter" \
+	$(($(test_counters) + $(counter_bytes 7))) "$(test_hists)" \
 	"$(test_tables 64 1024)" 0
 echo kfree > $TP/count/control
 memory_is "memory: a tracepoint added through control adds two more" \
-	$(($(test_counters) + $(counter_bytes 8))) "$(test_hists)" \
+	$(($(test_counters) + $(counter_bytes 9))) "$(test_hists)" \
 	"$(test_tables 64 1024)" 0
 echo '!kfree' > $TP/count/control
 is "memory: and removing it gives them back" "$(mem counters)" \
-	$(($(test_counters) + $(counter_bytes 6)))
+	$(($(test_counters) + $(counter_bytes 7)))
 rmmod tpstat_test_probe
 load tpstat_test_probe table_keys=1000 pair_keys=3000
 memory_is "memory: table_keys=1000 pair_keys=3000, exactly" \
-	$(($(test_counters) + $(counter_bytes 6))) "$(test_hists)" \
+	$(($(test_counters) + $(counter_bytes 7))) "$(test_hists)" \
 	"$(test_tables 1000 3000)" 0
 # A reset holds two generations only while it runs.
 echo 1 > $TP/test/reset
 is "memory: unchanged by a reset" "$(mem tables)" "$(test_tables 1000 3000)"
 rmmod tpstat_test_probe
 memory_is "memory: the test set gave back all it held" \
-	"$(counter_bytes 6)" 0 0 0
+	"$(counter_bytes 7)" 0 0 0
 rmmod tpstat_count
 memory_is "memory: nothing left once the sets are gone" 0 0 0 0
 

@@ -25,16 +25,22 @@ still_stats() {
 	done
 }
 data=$(still_stats)
-# Every set's enable and reset, and the count set's control: nothing
-# else is writable, and all of them are fuzzed.
+# Every set's enable and reset, the count set's control, the count and
+# net sets' filters: nothing else is writable, and all of them are
+# fuzzed. A filter that passes every event is in force in each: a write
+# refused must leave it so, one taken is read back and undone.
 targets=$(find $TP -type f -perm -0200)
 sets=$(ls -d $TP/*/ | wc -l)
-# A line per target and per still set's stats, and eight more.
-plan $((8 + $(echo $targets | wc -w) + $(echo $data | wc -w)))
+filters=$(ls $TP/*/filter)
+for f in $filters; do
+	echo 'cpu < 4096' > "$f"
+done
+# A line per target and per still set's stats, and nine more.
+plan $((9 + $(echo $targets | wc -w) + $(echo $data | wc -w)))
 check "the test set's stats are among the data" \
 	sh -c "echo '$data' | grep -qx '$TP/test/stats'"
-is "targets: enable and reset of each of the $sets sets, and control" \
-	"$(echo "$targets" | wc -w)" $((2 * sets + 1))
+is "targets: enable and reset of each of the $sets sets, control, two filters" \
+	"$(echo "$targets" | wc -w)" $((2 * sets + 3))
 
 # The state every write may move, before and after the fuzzing: each
 # set's enable, the counted tracepoints, each probe's state, and the stats
@@ -45,6 +51,9 @@ state() {
 		echo "$f $(cat "$f")"
 	done > "$1/enable"
 	cat $TP/count/control > "$1/control"
+	for f in $filters; do
+		echo "$f $(cat "$f")"
+	done > "$1/filters"
 	awk '{ print $1, $2, $3 }' $TP/probes > "$1/probes"
 	for f in $data; do
 		s=${f%/stats}
@@ -56,7 +65,7 @@ state /tmp/fuzz.before
 # probes file (where each set's enable and each name in control show as
 # probe states), and undoes and reports what an accepted one did.
 # shellcheck disable=SC2086
-/payload/bin/fuzz-write 1 ${FUZZ_ROUNDS:-300} $data $TP/probes -- $targets \
+/payload/bin/fuzz-write 1 ${FUZZ_ROUNDS:-300} $data $filters $TP/probes -- $targets \
 	> /tmp/fuzz.tap
 is "fuzz-write ran to its end" $? 0
 sed "s/^\(not \)\{0,1\}ok - /&$T: /" /tmp/fuzz.tap
@@ -68,6 +77,8 @@ same "after the fuzzing: every set's enable as before" \
 	/tmp/fuzz.after/enable /tmp/fuzz.before/enable
 same "after the fuzzing: the counted tracepoints as before" \
 	/tmp/fuzz.after/control /tmp/fuzz.before/control
+same "after the fuzzing: every filter as before" \
+	/tmp/fuzz.after/filters /tmp/fuzz.before/filters
 same "after the fuzzing: every probe's state as before" \
 	/tmp/fuzz.after/probes /tmp/fuzz.before/probes
 # A set the fuzzer reset (a "1" taken by reset, or a probe of control

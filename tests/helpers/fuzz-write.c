@@ -14,10 +14,12 @@
  *
  * A write that was refused must leave the data as it was. One that was
  * accepted must be a line its file takes (TARGET's name says which: enable,
- * reset or control) and do what it says, which is checked and undone:
- * enable reads back the digit written, then the old state is written
- * back; control lists a name added, which is then removed again, or stops
- * listing a name removed, which is then added again. Then the data must be
+ * reset, control or filter) and do what it says, which is checked and
+ * undone: enable reads back the digit written, then the old state is
+ * written back; control lists a name added, which is then removed again,
+ * or stops listing a name removed, which is then added again; a filter
+ * reads back the expression written, blanks around it aside ("none" for
+ * an empty line or "0"), then the old one is written back. Then the data must be
  * as before, but for what cannot be undone: a reset, or a probe removed
  * and added again, whose counts start over. Each accepted write prints
  * "# accepted TARGET 'LINE'", and each set whose data it legitimately
@@ -26,6 +28,7 @@
  * Prints one TAP line per target and exits non-zero on the first breach.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -93,6 +96,9 @@ static size_t make_input(char *buf, int kind)
 		"18446744073709551616", "-1", "-9223372036854775808",
 		"99999999999999999999999", "0x1", "1e3", " 1", "1 ", "+1",
 		"\n", "\n\n", "1\n1", "!", "!!", "a b", "\t", "\x7f", "\xff",
+		/* Filters, good and bad: the others refuse them all. */
+		"cpu == 0", " comm == sh* || !(cpu > 1) ", "len >", "dev == \"lo",
+		"((((((((((((((((((cpu==1))))))))))))))))))", "0", "cpu<1||",
 	};
 	size_t len, i;
 
@@ -217,6 +223,42 @@ static const char *escaped(const char *buf, size_t len)
 }
 
 /*
+ * A filter taken: it reads back as @line without the blanks around it, or
+ * "none" if that leaves nothing or "0"; then @was goes back in force.
+ */
+static int filter_taken(const char *target, const char *was, const char *line)
+{
+	size_t len = strlen(line);
+	char want[300], *after, *old;
+	int ok;
+
+	while (isspace((unsigned char)*line)) {
+		line++;
+		len--;
+	}
+	while (len && isspace((unsigned char)line[len - 1]))
+		len--;
+	if (!len || (len == 1 && line[0] == '0'))
+		snprintf(want, sizeof(want), "none\n");
+	else
+		snprintf(want, sizeof(want), "%.*s\n", (int)len, line);
+	after = read_file(target);
+	ok = !strcmp(after, want);
+	free(after);
+	old = strdup(was);
+	old[strcspn(old, "\n")] = '\0';
+	ok = ok && !write_str(target, strcmp(old, "none") ? old : "0");
+	free(old);
+	after = read_file(target);
+	ok = ok && !strcmp(after, was);
+	free(after);
+	if (!ok)
+		printf("not ok - fuzz %s: '%s' accepted, but not done and undone\n",
+		       target, escaped(line, strlen(line)));
+	return ok ? 0 : -1;
+}
+
+/*
  * An accepted write of @buf to @target, which read @was before: checks
  * that it is a line the file takes and did what it says, and undoes it.
  * Returns 1 if the data may have changed for good (a reset), 0 if it must
@@ -230,16 +272,19 @@ static int check_taken(const char *target, const char *was, const char *buf,
 	int moved = 0, ok = 1;
 
 	printf("# accepted %s '%s'\n", target, escaped(buf, len));
-	/* One line: no NUL, at most one newline, at its end. */
+	/* One line: no NUL, at most one newline, at its end; a filter's may be empty. */
 	if (len && buf[len - 1] == '\n')
 		len--;
-	if (!len || len >= sizeof(line) || memchr(buf, '\0', len) ||
-	    memchr(buf, '\n', len)) {
+	if ((!len && strcmp(file, "filter")) || len >= sizeof(line) ||
+	    memchr(buf, '\0', len) || memchr(buf, '\n', len)) {
 		printf("not ok - fuzz %s: accepted what is not one line\n", target);
 		return -1;
 	}
 	memcpy(line, buf, len);
 	line[len] = '\0';
+
+	if (!strcmp(file, "filter"))
+		return filter_taken(target, was, line);
 
 	if (!strcmp(file, "enable")) {
 		if (strcmp(line, "0") && strcmp(line, "1")) {
@@ -327,7 +372,8 @@ static int bytewise(const char *target, const char *s, const char *want)
 /*
  * The one-byte writes of each kind of file, leaving it as it was: enable
  * flipped and back (the digit taken, the newline after it refused), a
- * name added to control and removed, nothing a reset takes.
+ * name added to control and removed, a filter lifted by "0" and by the
+ * empty line after it and put back, nothing a reset takes.
  */
 static int bytewise_all(const char *target)
 {
@@ -351,6 +397,14 @@ static int bytewise_all(const char *target)
 		now = read_file(target);
 		ok = ok && lists(now, "z") && !write_str(target, "!z");
 		free(now);
+	} else if (!strcmp(file, "filter")) {
+		was = read_file(target);
+		ok = bytewise(target, "0\n", "11");
+		now = read_file(target);
+		ok = ok && !strcmp(now, "none\n");
+		free(now);
+		ok = ok && !filter_taken(target, was, "0");
+		free(was);
 	} else {
 		ok = bytewise(target, "0\n", "00");
 	}

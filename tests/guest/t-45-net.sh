@@ -1,0 +1,129 @@
+# SPDX-License-Identifier: GPL-2.0
+# tpstat_net against traffic driven on purpose and the kernel's own
+# counters: loopback pings, exact per device and equal to what
+# /proc/net/dev grew by, bytes from the size sent; a length filter that
+# counts only the larger pings, bad filters refused and the old one still
+# counting exactly; UDP to a closed port dropped as NO_SOCKET in
+# __udp4_lib_rcv, as many as /proc/net/snmp's NoPorts grew by; a dummy
+# device made and deleted in the window, its row kept under its name; the
+# lo of another network namespace in a row of its own.
+
+plan 28
+
+NET=$TP/net
+
+load tpstat
+check "tpstat_net.ko loads" load tpstat_net
+
+# lo's received packets and bytes, sent packets and bytes, in
+# /proc/net/dev's counting, and in the set's: the row of ifindex 1 in the
+# initial namespace.
+proc_lo() {
+	sed 's/:/ /' /proc/net/dev | awk '$1 == "lo" { print $3, $2, $11, $10 }'
+}
+net_dev() {
+	echo "$(stat_of net "dev.$1.rx_packets") $(stat_of net "dev.$1.rx_bytes")" \
+		"$(stat_of net "dev.$1.tx_packets") $(stat_of net "dev.$1.tx_bytes")"
+}
+# What the four numbers of $2 grew by since $1.
+grown() {
+	set -- $1 $2
+	echo "$(($5 - $1)) $(($6 - $2)) $(($7 - $3)) $(($8 - $4))"
+}
+# ping_lo COUNT SIZE: each ping sent as soon as the last reply came.
+ping_lo() { ping -A -q -c "$1" -s "$2" -W 5 127.0.0.1 > /dev/null; }
+
+# Each ping is an ICMP echo of SIZE bytes and 8 of header, in 20 of IPv4
+# and 14 of Ethernet header: 42 more than SIZE, both ways. The loopback
+# driver counts a packet's bytes once it has pulled the Ethernet header
+# off, where other drivers count all of it, as tpstat does for every
+# device: 14 fewer a packet in /proc/net/dev.
+echo 1 > $NET/reset
+before=$(proc_lo)
+ping_lo 5 100
+after=$(proc_lo)
+is "5 pings of 100 bytes: 10 packets of 142 bytes each way" \
+	"$(net_dev lo.1)" "10 1420 10 1420"
+is "as /proc/net/dev grew, less 14 bytes of Ethernet header a packet" \
+	"$(net_dev lo.1 | awk '{ print $1, $2 - 14 * $1, $3, $4 - 14 * $3 }')" \
+	"$(grown "$before" "$after")"
+is "each came through a backlog (netif_rx) and into the protocols" \
+	"$(stat_of net rx_path.backlog) $(stat_of net received)" "10 10"
+is "each was timed from its queueing to its transmission" \
+	"$(stat_of net queue.paired) $(stat_of net queue.unpaired)" "10 0"
+is "the sizes: 10 each way, all of 142 bytes" \
+	"$(stat_of net sizes.rx.count) $(stat_of net sizes.rx.max) $(stat_of net sizes.tx.count) $(stat_of net sizes.tx.min)" \
+	"10 142 10 142"
+row=$(awk '$1 == "lo" && $2 == 1 {
+	for (i = 9; i <= NF; i++) cpus += $i
+	print $4, $5, $6, $7, $8, cpus }' $NET/devices)
+is "the devices file: lo's row, its CPU columns summing both ways" \
+	"$row" "10 1420 10 1420 0 20"
+
+# With a filter, only the matching packets count, anywhere in the set.
+F=$NET/filter
+echo 'len > 500 && dev == lo' > $F
+echo 1 > $NET/reset
+ping_lo 3 100
+ping_lo 4 1000
+is "with 'len > 500 && dev == lo': only the 4 pings of 1000 bytes" \
+	"$(net_dev lo.1)" "8 8336 8 8336"
+is "and only they were timed, the others' transmissions unpaired" \
+	"$(stat_of net queue.paired) $(stat_of net queue.unpaired)" "8 6"
+for bad in 'len >' 'dev < lo' 'lenn > 5' 'len > 500 &&' '(len > 500' \
+	'dev == "lo' 'protocol == ip'; do
+	is "'$bad' is refused" "$(write_error $F "$bad")" EINVAL
+done
+is "the filter in force is kept" "$(cat $F)" 'len > 500 && dev == lo'
+echo 1 > $NET/reset
+ping_lo 2 100
+ping_lo 3 1000
+is "and still counts exactly" "$(net_dev lo.1)" "6 6252 6 6252"
+echo 0 > $F
+
+# Nothing listens on UDP port 9 here: each datagram is dropped where the
+# socket is looked up, and counted by the kernel as NoPorts.
+noports() { awk '$1 == "Udp:" { if (seen) print $3; seen = 1 }' /proc/net/snmp; }
+echo 1 > $NET/reset
+n0=$(noports)
+/payload/bin/udp-send 127.0.0.1 9 7 32
+n1=$(noports)
+is "7 datagrams to a closed port: the kernel's NoPorts grew by 7" $((n1 - n0)) 7
+is "drops: 7 under the kernel's NO_SOCKET" "$(stat_of net drop.NO_SOCKET)" 7
+is "drops: 7 in __udp4_lib_rcv" "$(awk '
+	index($1, "drop_site.__udp4_lib_rcv+") == 1 { n += $2 } END { print n + 0 }' \
+	$NET/stats)" 7
+check "the drops file names the reason as the kernel spells it" \
+	grep -q '^NO_SOCKET  *7 ' $NET/drops
+check "and the function, never an address" \
+	grep -q '^__udp4_lib_rcv+0x[0-9a-f]*/0x[0-9a-f]*  *7 ' $NET/drops
+
+# A device made, used and deleted between two reads keeps its row. Three
+# pings through a dummy device, which drops what it is given as sent; no
+# IPv6 on it, whose own packets would count too.
+ip link add tpnet0 type dummy 2>/dev/null ||
+	{ insmod "/lib/modules/$(uname -r)/extra/dummy.ko" &&
+	  ip link add tpnet0 type dummy; }
+echo 1 > /proc/sys/net/ipv6/conf/tpnet0/disable_ipv6 2>/dev/null
+ip addr add 10.99.0.1/24 dev tpnet0
+ip link set tpnet0 up
+ifi=$(cat /sys/class/net/tpnet0/ifindex)
+echo 1 > $NET/reset
+ping -q -c 3 -i 0.2 -w 5 10.99.0.2 > /dev/null
+ip link del tpnet0
+check "the dummy device is gone" sh -c '! [ -e /sys/class/net/tpnet0 ]'
+is "its row stays, named, with its 3 packets sent" \
+	"$(net_dev "tpnet0.$ifi")" "0 0 3 294"
+
+# Another network namespace's lo is a device of its own: same name, same
+# ifindex.
+echo 1 > $NET/reset
+ping_lo 1 100
+unshare -n sh -c 'ip link set lo up; ping -A -q -c 2 -s 100 127.0.0.1 > /dev/null'
+is "lo of another namespace: a row of its own, in a namespace of its own" \
+	"$(awk '$1 == "lo" && $2 == 1 { print $3 }' $NET/devices | sort -u | wc -l)" 2
+is "with its 2 pings" "$(awk -F '[ .@]' '
+	$1 == "dev" && $2 == "lo" && $3 == 1 && $4 != "" && $5 == "rx_packets" {
+		print $NF }' $NET/stats)" 4
+is "beside this namespace's lo, with its one" "$(net_dev lo.1)" "2 284 2 284"
+unload_all
