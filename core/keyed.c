@@ -1,16 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Keyed data: ids handed out in order, found through an open-addressing
- * hash index with linear probing, and per id a histogram and counters
- * shared by all CPUs (atomics: a key is hot on one CPU at a time far more
- * often than on many) and a count per CPU.
- *
- * A new key first claims its index slot, marked busy by its CPU, then takes
- * an id, writes its entry and publishes the id in the slot. The claim runs
- * with interrupts off and NMIs never claim, so a busy slot is always being
- * finished by another CPU, within a few hundred instructions: a lookup that
- * meets one waits for it rather than guess, and no id is ever lost to a
- * race.
+ * Keyed data: ids handed out in order, found through the index of index.h,
+ * and per id a histogram and counters shared by all CPUs (atomics: a key
+ * is hot on one CPU at a time far more often than on many) and a count
+ * per CPU.
  */
 #include <linux/hash.h>
 #include <linux/log2.h>
@@ -22,10 +15,8 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 
+#include "index.h"
 #include "internal.h"
-
-/* An index slot being claimed: this bit, and the claiming CPU. */
-#define TPSTAT_KEYED_BUSY	0x80000000U
 
 static struct tpstat_keyed *to_keyed(struct tpstat_data *d)
 {
@@ -166,21 +157,28 @@ const struct tpstat_data_ops tpstat_keyed_ops = {
 };
 EXPORT_SYMBOL_GPL(tpstat_keyed_ops);
 
-/* What index slot @i holds once no other CPU is claiming it. */
-static __always_inline u32
-tpstat_keyed_slot(struct tpstat_keyed_gen *g, unsigned int i)
-{
-	u32 busy_here = TPSTAT_KEYED_BUSY | raw_smp_processor_id();
-	u32 slot;
+/* A key and, when it is new, its label. */
+struct tpstat_keyed_new {
+	const struct tpstat_key *key;
+	const char *label;
+};
 
-	/* Pairs with the release that published the id after its entry. */
-	while ((slot = smp_load_acquire(&g->index[i])) & TPSTAT_KEYED_BUSY) {
-		/* Our own CPU's claim, which we interrupted (NMI): not ours. */
-		if (slot == busy_here)
-			break;
-		cpu_relax();
-	}
-	return slot;
+static __always_inline bool tpstat_keyed_equal(const void *owner,
+					       unsigned int id, const void *arg)
+{
+	const struct tpstat_keyed_gen *g = owner;
+	const struct tpstat_keyed_new *new = arg;
+
+	return tpstat_key_equal(&g->entries[id].key, new->key);
+}
+
+static void tpstat_keyed_fill(void *owner, unsigned int id, const void *arg)
+{
+	struct tpstat_keyed_gen *g = owner;
+	const struct tpstat_keyed_new *new = arg;
+
+	g->entries[id].key = *new->key;
+	strscpy(g->entries[id].label, new->label, sizeof(g->entries[id].label));
 }
 
 /* The id of @key, or the capacity if it is not there. */
@@ -188,59 +186,10 @@ static __always_inline unsigned int
 tpstat_keyed_find(const struct tpstat_keyed *k, struct tpstat_keyed_gen *g,
 		  const struct tpstat_key *key)
 {
-	unsigned int i = tpstat_key_hash(key, k->bits);
-	unsigned int n;
+	struct tpstat_keyed_new find = { .key = key };
 
-	for (n = 0; n <= k->mask; n++, i = (i + 1) & k->mask) {
-		u32 slot = tpstat_keyed_slot(g, i);
-
-		if (!slot)
-			break;
-		if (!(slot & TPSTAT_KEYED_BUSY) &&
-		    tpstat_key_equal(&g->entries[slot - 1].key, key))
-			return slot - 1;
-	}
-	return k->capacity;
-}
-
-/* Claims a slot for @key and gives it an id; interrupts are off. */
-static unsigned int tpstat_keyed_claim(const struct tpstat_keyed *k,
-				       struct tpstat_keyed_gen *g,
-				       const struct tpstat_key *key,
-				       const char *label)
-{
-	u32 busy = TPSTAT_KEYED_BUSY | smp_processor_id();
-	unsigned int i = tpstat_key_hash(key, k->bits);
-	unsigned int n;
-	int id;
-
-	for (n = 0; n <= k->mask; n++, i = (i + 1) & k->mask) {
-		u32 slot;
-
-		/* Until the slot is ours, or holds an id: then it is settled. */
-		while ((slot = tpstat_keyed_slot(g, i)) == 0 &&
-		       cmpxchg(&g->index[i], 0, busy))
-			;
-		if (slot & TPSTAT_KEYED_BUSY)
-			continue;
-		if (slot) {
-			if (tpstat_key_equal(&g->entries[slot - 1].key, key))
-				return slot - 1;
-			continue;
-		}
-		id = atomic_fetch_add_unless(&g->used, 1, k->capacity);
-		if (id >= k->capacity) {
-			/* Free again; waiters read it with acquire. */
-			smp_store_release(&g->index[i], 0);
-			break;
-		}
-		g->entries[id].key = *key;
-		strscpy(g->entries[id].label, label, sizeof(g->entries[id].label));
-		/* The entry is whole before anyone can find its id. */
-		smp_store_release(&g->index[i], id + 1);
-		return id;
-	}
-	return k->capacity;
+	return tpstat_index_find(g->index, k->mask, tpstat_key_hash(key, k->bits),
+				 k->capacity, tpstat_keyed_equal, g, &find);
 }
 
 /*
@@ -262,10 +211,14 @@ static void tpstat_keyed_register(struct tpstat_keyed *k,
 				  const struct tpstat_key *key,
 				  const char *label, struct tpstat_key_ref *ref)
 {
+	struct tpstat_keyed_new new = { .key = key, .label = label };
 	unsigned long flags;
 
 	local_irq_save(flags);
-	ref->id = tpstat_keyed_claim(k, ref->gen, key, label);
+	ref->id = tpstat_index_claim(ref->gen->index, k->mask,
+				     tpstat_key_hash(key, k->bits), &ref->gen->used,
+				     k->capacity, tpstat_keyed_equal,
+				     tpstat_keyed_fill, ref->gen, &new);
 	local_irq_restore(flags);
 }
 
@@ -417,12 +370,11 @@ struct tpstat_keyed_row *tpstat_keyed_rows_at(const struct tpstat_keyed *k,
 		return NULL;
 	/* Ids are published in the index once their entry is whole. */
 	for (i = 0; i <= k->mask && n < room; i++) {
-		/* Pairs with the release that published the id. */
-		u32 slot = smp_load_acquire(&g->index[i]);
+		int id = tpstat_index_read(g->index, i);
 
-		if (!slot || slot & TPSTAT_KEYED_BUSY)
+		if (id < 0)
 			continue;
-		tpstat_keyed_fold(k, g, slot - 1, hist, &rows[n++]);
+		tpstat_keyed_fold(k, g, id, hist, &rows[n++]);
 		if (!(n & 0xff))
 			cond_resched();
 	}
