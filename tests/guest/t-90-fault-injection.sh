@@ -34,12 +34,13 @@ done
 # read's points are its seq_file buffers and the arrays its data folds
 # into, the same for every file that shows that kind of data, and reading
 # every file at every point made this test too long for CI.
-reads="version probes memory count/counts count/control test/hist
-	test/table test/stats test_tasks/stats irq/hardirq irq/softirq_latency
-	sched/runqlat sched/lifecycle kmem/outstanding"
-# Two lines of setup, five of loads and two per set, eleven of resets,
-# enables and control writes, one per file read.
-plan $((2 + 5 + 2 * $(echo $sets | wc -w) + 11 + $(echo $reads | wc -w)))
+reads="version probes memory count/counts count/control count/filter
+	test/hist test/table test/stats test_tasks/stats irq/hardirq
+	irq/softirq_latency sched/runqlat sched/lifecycle kmem/outstanding
+	net/devices"
+# Two lines of setup, five of loads and two per set, twelve of resets,
+# enables, control and filter writes, one per file read.
+plan $((2 + 5 + 2 * $(echo $sets | wc -w) + 12 + $(echo $reads | wc -w)))
 expect_alloc_failures
 
 # fail-nth counts what the attributes let through. Slab: every allocation,
@@ -332,6 +333,40 @@ for w in "--fail-nth tpstat_test_pair" "--fail-nth !tpstat_test_pair" \
 done
 is "control: as it was" "$(cat $C | tr '\n' ' ')" "tpstat_test_fire tpstat_test_pair "
 
+# count/filter: a write allocates the parser's state and the program. One
+# refused with ENOMEM leaves the filter in force as it was; one whose
+# failed allocation the kernel made up for must have put the new one in.
+F=$TP/count/filter
+new='comm == sh* || cpu == 1'
+n=1 failures=0 explained=0 bad=
+while [ $n -le 50 ]; do
+	echo 'cpu == 0' > $F
+	result=$(printf '%s' "$new" | $BIN/write-once --fail-nth $n --why $F)
+	now=$(cat $F)
+	case $result in
+	"ENOMEM reached "*)
+		failures=$((failures + 1))
+		[ "$now" = 'cpu == 0' ] || bad="$bad; failure $n left '$now'" ;;
+	"accepted reached ("*")")
+		if copes "$result" && [ "$now" = "$new" ]; then
+			explained=$((explained + 1))
+		else
+			bad="$bad; point $n: $result, leaving '$now'"
+		fi ;;
+	accepted) break ;;
+	*) bad="$bad; point $n: $result, leaving '$now'" ;;
+	esac
+	n=$((n + 1))
+done
+[ "$now" = "$new" ] || bad="$bad; left '$now'"
+out="points $((n - 1)) refused $failures explained $explained"
+if [ -n "$bad" ] || [ $failures -eq 0 ]; then
+	fail "filter: $out${bad:+ bad:$bad}"
+else
+	pass "filter: $out"
+fi
+echo 0 > $F
+
 # Reads: the open and the read of each file of each set, with every set
 # disabled so that nothing changes under them but the time since the
 # reset. A read refused with ENOMEM changes nothing by nature; one that
@@ -341,6 +376,7 @@ is "control: as it was" "$(cat $C | tr '\n' ' ')" "tpstat_test_fire tpstat_test_
 load tpstat_irq
 load tpstat_sched
 load tpstat_kmem
+load tpstat_net
 load tpstat_test_tasks
 for e in $TP/*/enable; do echo 0 > "$e"; done
 # The time since the reset and the age of outstanding allocations (the
