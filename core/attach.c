@@ -101,12 +101,13 @@ void tpstat_probe_update(struct tpstat_probe *probe)
 		return;
 	/* Before the probe can run, so it sees the new epoch (tpstat.h). */
 	WRITE_ONCE(probe->set->epoch, probe->set->epoch + 1);
+	probe->iter_size = tpstat_symbol_size(probe->tp->iterator);
 	err = tracepoint_probe_register(probe->tp, probe->func, probe);
 	probe->error = err;
 	probe->attached = !err;
 	if (err)
 		pr_warn("tpstat: %s: cannot attach to %s: %d\n",
-			probe->set->name, probe->name, err);
+			probe->set->path, probe->name, err);
 }
 
 const char *tpstat_probe_state(const struct tpstat_probe *probe)

@@ -84,7 +84,7 @@ static void tpstat_print_header(struct seq_file *m,
 	u64 secs = div_u64_rem(ktime_get_ns() - READ_ONCE(b->set->reset_ns),
 			       NSEC_PER_SEC, &rem);
 
-	seq_printf(m, "# %s/%s: %llu.%03u s since reset\n", b->set->name,
+	seq_printf(m, "# %s/%s: %llu.%03u s since reset\n", b->set->path,
 		   b->file->name, secs, rem / (u32)NSEC_PER_MSEC);
 }
 
@@ -183,7 +183,8 @@ int tpstat_debugfs_add_set(struct tpstat_set *set)
 	if (!b)
 		return -ENOMEM;
 	set->bindings = b;
-	set->dir = debugfs_create_dir(set->name, tpstat_root);
+	set->dir = debugfs_create_dir(set->name, set->parent ? set->parent->dir :
+							       tpstat_root);
 	if (IS_ERR(set->dir))
 		return PTR_ERR(set->dir);
 
@@ -197,7 +198,7 @@ int tpstat_debugfs_add_set(struct tpstat_set *set)
 					tpstat_file_mode(b[i].file), set->dir,
 					&b[i], &tpstat_file_fops);
 		if (IS_ERR(d)) {
-			pr_err("tpstat: %s: cannot create file %s\n", set->name,
+			pr_err("tpstat: %s: cannot create file %s\n", set->path,
 			       b[i].file->name);
 			return PTR_ERR(d);
 		}
@@ -247,7 +248,7 @@ static int tpstat_probes_show(struct seq_file *m, void *unused)
 			/* A reset empties the old generation only after this. */
 			rcu_read_lock();
 			seq_printf(m, "%-16s %-32s %-9s %14llu %10llu\n",
-				   set->name, probe->name,
+				   set->path, probe->name,
 				   tpstat_probe_state(probe),
 				   tpstat_counter_sum(&probe->hits),
 				   tpstat_counter_sum(&probe->dropped));

@@ -78,10 +78,10 @@ static void tpstat_filter_log(const struct tpstat_filter *f, const char *text,
 	strscpy(&shown[i], i < e->len ? "..." : "", sizeof(shown) - i);
 	if (e->len)
 		pr_err("tpstat: %s: filter, column %u: %s: '%s'\n",
-		       f->data.set->name, e->pos + 1, e->what, shown);
+		       f->data.set->path, e->pos + 1, e->what, shown);
 	else
 		pr_err("tpstat: %s: filter, column %u: %s, at the end\n",
-		       f->data.set->name, e->pos + 1, e->what);
+		       f->data.set->path, e->pos + 1, e->what);
 }
 
 int tpstat_filter_set(struct tpstat_filter *f, const char *text)

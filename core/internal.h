@@ -141,6 +141,9 @@ void tpstat_hist_summary_init(struct tpstat_hist_summary *s);
 /* Keeps min and max within the buckets that hold events. */
 void tpstat_hist_settle(struct tpstat_hist_summary *s);
 
+/* symbol.c: bytes of @addr's function from @addr on, 0 if unknown */
+size_t tpstat_symbol_size(const void *addr);
+
 /* memory.c */
 /* "<prefix>.<names[i]> N" for each counter of @c, summed over CPUs. */
 void tpstat_counter_print_named(struct seq_file *m,

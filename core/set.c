@@ -94,7 +94,7 @@ static int tpstat_data_init(struct tpstat_set *set, struct tpstat_data *d)
 	int err;
 
 	if (ops->check) {
-		err = ops->check(d, set->name);
+		err = ops->check(d, set->path);
 		if (err)
 			return err;
 	}
@@ -173,16 +173,19 @@ static void tpstat_set_free(struct tpstat_set *set)
 	list_for_each_entry_safe(d, next_d, &set->data_list, node)
 		tpstat_data_destroy(d);
 	mutex_destroy(&set->lock);
+	kfree(set->path);
+	set->path = NULL;
 }
 
-static struct tpstat_set *tpstat_set_find(const char *name)
+/* A registered set of @set's name beside it, under the same parent. */
+static bool tpstat_set_taken(const struct tpstat_set *set)
 {
-	struct tpstat_set *set;
+	struct tpstat_set *other;
 
-	list_for_each_entry(set, &tpstat_sets, node)
-		if (!strcmp(set->name, name))
-			return set;
-	return NULL;
+	list_for_each_entry(other, &tpstat_sets, node)
+		if (other->parent == set->parent && !strcmp(other->name, set->name))
+			return true;
+	return false;
 }
 
 static struct tpstat_probe *tpstat_probe_find(struct tpstat_set *set,
@@ -196,7 +199,7 @@ static struct tpstat_probe *tpstat_probe_find(struct tpstat_set *set,
 	return NULL;
 }
 
-int tpstat_set_register(struct tpstat_set *set)
+int __tpstat_set_register(struct tpstat_set *set, struct module *owner)
 {
 	struct tpstat_probe *probe;
 	unsigned int i;
@@ -210,6 +213,14 @@ int tpstat_set_register(struct tpstat_set *set)
 	INIT_LIST_HEAD(&set->data_list);
 	mutex_init(&set->lock);
 	set->live_gen = 0;
+	set->nr_children = 0;
+	set->owner = owner;
+	set->path = set->parent ?
+		kasprintf(GFP_KERNEL, "%s/%s", set->parent->path, set->name) :
+		kstrdup(set->name, GFP_KERNEL);
+	err = -ENOMEM;
+	if (!set->path)
+		goto free_probes;
 	for (i = 0; i < set->nr_data; i++) {
 		err = tpstat_data_init(set, set->data[i]);
 		if (err)
@@ -219,7 +230,7 @@ int tpstat_set_register(struct tpstat_set *set)
 		probe = &set->probes[i];
 		if (!tpstat_name_valid(probe->name)) {
 			pr_err("tpstat: %s: probe %u has a malformed tracepoint name\n",
-			       set->name, i);
+			       set->path, i);
 			err = -EINVAL;
 			goto free_probes;
 		}
@@ -242,13 +253,15 @@ int tpstat_set_register(struct tpstat_set *set)
 	set->reset_ns = ktime_get_ns();
 
 	mutex_lock(&tpstat_mutex);
-	if (tpstat_set_find(set->name)) {
+	if (tpstat_set_taken(set)) {
 		mutex_unlock(&tpstat_mutex);
-		pr_err("tpstat: a probe set named %s is loaded already\n", set->name);
+		pr_err("tpstat: a probe set named %s is loaded already\n", set->path);
 		err = -EEXIST;
 		goto free_probes;
 	}
 	list_add_tail(&set->node, &tpstat_sets);
+	if (set->parent)
+		set->parent->nr_children++;
 	tpstat_for_each_probe(probe, set) {
 		tpstat_probe_lookup(probe);
 		tpstat_probe_update(probe);
@@ -264,14 +277,18 @@ free_probes:
 	tpstat_set_free(set);
 	return err;
 }
-EXPORT_SYMBOL_GPL(tpstat_set_register);
+EXPORT_SYMBOL_GPL(__tpstat_set_register);
 
 void tpstat_set_unregister(struct tpstat_set *set)
 {
+	/* Its directory goes, with whatever a child left in it. */
+	WARN_ON_ONCE(set->nr_children);
 	tpstat_debugfs_remove_set(set);
 
 	mutex_lock(&tpstat_mutex);
 	list_del(&set->node);
+	if (set->parent)
+		set->parent->nr_children--;
 	mutex_unlock(&tpstat_mutex);
 
 	tpstat_set_free(set);
@@ -292,7 +309,7 @@ static int tpstat_check_name(struct tpstat_set *set, const char *name)
 		shown[i] = isgraph(name[i]) ? name[i] : '?';
 	strscpy(&shown[i], name[i] ? "..." : "", sizeof(shown) - i);
 	pr_err("tpstat: %s: '%s' is not a tracepoint name (an identifier of at most %d characters)\n",
-	       set->name, shown, TPSTAT_NAME_MAX);
+	       set->path, shown, TPSTAT_NAME_MAX);
 	return -EINVAL;
 }
 

@@ -34,3 +34,17 @@ void tpstat_symbol_site(char *buf, size_t size, const void *addr)
 	tpstat_symbol_print(buf, size, addr, true);
 }
 EXPORT_SYMBOL_GPL(tpstat_symbol_site);
+
+size_t tpstat_symbol_size(const void *addr)
+{
+	char name[KSYM_SYMBOL_LEN];
+	unsigned long offset, size;
+	const char *plus;
+
+	sprint_symbol(name, (unsigned long)addr);
+	plus = strrchr(name, '+');
+	if (!plus || sscanf(plus, "+%lx/%lx", &offset, &size) != 2 ||
+	    offset > size)
+		return 0;
+	return size - offset;
+}

@@ -13,6 +13,7 @@
 #define _TPSTAT_TPSTAT_H
 
 #include <linux/list.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/seq_file.h>
 #include <linux/tracepoint.h>
@@ -25,6 +26,7 @@
 #include <tpstat/keyed.h>
 #include <tpstat/pairs.h>
 #include <tpstat/scratch.h>
+#include <tpstat/stacks.h>
 #include <tpstat/table.h>
 #include <tpstat/tasks.h>
 #include <tpstat/worst.h>
@@ -47,6 +49,8 @@ struct tpstat_binding;
  * @set: private: the set the probe belongs to
  * @tp: private: the tracepoint, once found
  * @tp_owner: private: the module that provides @tp, NULL for the kernel image
+ * @iter_size: private: bytes of @tp's iterator, whose frame a stack leaves
+ *             out
  * @attached: private: @func is registered on @tp
  * @error: private: why the last attach failed, or 0
  * @dynamic: private: the core allocated this probe and frees it on removal
@@ -68,6 +72,7 @@ struct tpstat_probe {
 	struct tpstat_set *set;
 	struct tracepoint *tp;
 	struct module *tp_owner;
+	unsigned long iter_size;
 	bool attached;
 	int error;
 	bool dynamic;
@@ -182,7 +187,8 @@ void *tpstat_file_priv(struct seq_file *m);
 
 /**
  * struct tpstat_set - a probe set: probes, their data and their files
- * @name: the debugfs directory under tpstat/, and the set column of probes
+ * @name: the set's debugfs directory, under tpstat/ or its @parent's; the
+ *        set column of probes shows its path, "parent/name"
  * @probes: the set's probes, attached by tpstat_set_register()
  * @nr_probes: entries in @probes
  * @files: the set's own files, beside the core's enable, reset and stats
@@ -194,6 +200,9 @@ void *tpstat_file_priv(struct seq_file *m);
  * @stats: optional; prints "name value" lines into the stats file after the
  *         core's per-probe lines; runs as @show does and returns 0 or a
  *         negative errno
+ * @parent: optional; a registered set whose directory holds this one's
+ *          (an entry a set adds at run time, with probes, data and files
+ *          of its own); unregistered before it
  * @node: private: in the core's list of sets
  * @probe_list: private: every probe of the set, static and added later
  * @data_list: private: every struct tpstat_data of the set, its probes' too
@@ -206,6 +215,9 @@ void *tpstat_file_priv(struct seq_file *m);
  * @epoch: private: bumped each time one of the set's probes is attached,
  *         so that starts saved before (scratch state, pairing maps) are
  *         not paired with ends after
+ * @owner: private: the module that registered the set
+ * @path: private: the set's directory under tpstat/, "parent/name"
+ * @nr_children: private: sets registered with this one as @parent
  */
 struct tpstat_set {
 	const char *name;
@@ -216,6 +228,7 @@ struct tpstat_set {
 	struct tpstat_data *const *data;
 	unsigned int nr_data;
 	int (*stats)(struct seq_file *m, struct tpstat_set *set);
+	struct tpstat_set *parent;
 
 	/* private: */
 	struct list_head node;
@@ -228,6 +241,9 @@ struct tpstat_set {
 	bool enabled;
 	u64 reset_ns;
 	unsigned int epoch;
+	struct module *owner;
+	char *path;
+	unsigned int nr_children;
 };
 
 /**
@@ -250,17 +266,21 @@ void tpstat_stats_word(char *buf, size_t size, const char *label);
  * Probes whose tracepoint is not there yet are left waiting or missing; that
  * is not an error.
  *
+ * The module that calls it is the set's: a stack counted in its probes
+ * leaves out the frames of that module's code.
+ *
  * Return: 0, -EINVAL for a malformed set, probe name or data size, -EEXIST
- * if a set of that name is registered, -ENOMEM.
+ * if a set of that name is registered (under the same parent), -ENOMEM.
  */
-int tpstat_set_register(struct tpstat_set *set);
+#define tpstat_set_register(set)	__tpstat_set_register(set, THIS_MODULE)
+int __tpstat_set_register(struct tpstat_set *set, struct module *owner);
 
 /**
  * tpstat_set_unregister() - remove a set's files, detach its probes, free its data
  * @set: a registered set
  *
  * When it returns no probe of the set runs any more, so the caller may free
- * what else its probes touch.
+ * what else its probes touch. A set's children go before it.
  */
 void tpstat_set_unregister(struct tpstat_set *set);
 

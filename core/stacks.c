@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Stack counts: entries of a stack's frames, a small key and a count, in
+ * one allocation per generation, found through the index of index.h by a
+ * hash of all of it, and compared whole.
+ */
+#include <linux/hash.h>
+#include <linux/kallsyms.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/preempt.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/stacktrace.h>
+#include <linux/string.h>
+
+#include "index.h"
+#include "internal.h"
+
+/*
+ * Frames saved beyond the depth kept: the probe's, the core's and the
+ * tracepoint iterator's, which are left out.
+ */
+#define TPSTAT_STACK_SLACK	6
+
+struct tpstat_stack_entry {
+	atomic64_t count;
+	u32 hash;
+	u32 nr;
+	struct tpstat_key key;
+	unsigned long frames[];
+};
+
+/* One generation, in one allocation: the index, then capacity + 1 entries. */
+struct tpstat_stacks_gen {
+	atomic_t used;
+	u32 *index;
+	void *entries;
+};
+
+/* An event's stack and key, as looked up. */
+struct tpstat_stack_want {
+	u32 hash;
+	u32 nr;
+	const struct tpstat_key *key;
+	const unsigned long *frames;
+};
+
+/* Where an entry is: the table gives its size, the generation its place. */
+struct tpstat_stacks_at {
+	const struct tpstat_stacks *s;
+	struct tpstat_stacks_gen *g;
+};
+
+static struct tpstat_stacks *to_stacks(const struct tpstat_data *d)
+{
+	return container_of(d, struct tpstat_stacks, data);
+}
+
+static struct tpstat_stack_entry *
+tpstat_stack_entry(const struct tpstat_stacks *s, struct tpstat_stacks_gen *g,
+		   unsigned int id)
+{
+	return g->entries + (size_t)id * s->entry_size;
+}
+
+static size_t tpstat_stacks_index_bytes(const struct tpstat_stacks *s)
+{
+	return ALIGN(((size_t)s->mask + 1) * sizeof(u32), SMP_CACHE_BYTES);
+}
+
+static size_t tpstat_stacks_bytes(const struct tpstat_data *d)
+{
+	const struct tpstat_stacks *s = to_stacks(d);
+
+	return ALIGN(sizeof(struct tpstat_stacks_gen), SMP_CACHE_BYTES) +
+	       tpstat_stacks_index_bytes(s) +
+	       ((size_t)s->capacity + 1) * s->entry_size;
+}
+
+static int tpstat_stacks_check(const struct tpstat_data *d, const char *set)
+{
+	const struct tpstat_stacks *s = to_stacks(d);
+
+	if (s->capacity && s->capacity <= TPSTAT_STACKS_MAX && s->depth &&
+	    s->depth <= TPSTAT_STACK_MAX_DEPTH)
+		return 0;
+	pr_err("tpstat: %s: stack counts hold 1 to %d stacks of 1 to %d frames, not %u of %u\n",
+	       set, TPSTAT_STACKS_MAX, TPSTAT_STACK_MAX_DEPTH, s->capacity,
+	       s->depth);
+	return -EINVAL;
+}
+
+static int tpstat_stacks_alloc(struct tpstat_data *d, unsigned int gen)
+{
+	struct tpstat_stacks *s = to_stacks(d);
+	struct tpstat_stacks_gen *g;
+	size_t head;
+
+	s->mask = roundup_pow_of_two(2 * s->capacity) - 1;
+	s->bits = ilog2(s->mask + 1);
+	s->entry_size = ALIGN(sizeof(struct tpstat_stack_entry) +
+			      s->depth * sizeof(unsigned long), sizeof(u64));
+	g = kvmalloc(tpstat_stacks_bytes(d), GFP_KERNEL);
+	if (!g)
+		return -ENOMEM;
+	head = ALIGN(sizeof(*g), SMP_CACHE_BYTES);
+	g->index = (void *)g + head;
+	g->entries = (void *)g->index + tpstat_stacks_index_bytes(s);
+	s->gen[gen] = g;
+	return 0;
+}
+
+static void tpstat_stacks_free(struct tpstat_data *d, unsigned int gen)
+{
+	struct tpstat_stacks *s = to_stacks(d);
+
+	kvfree(s->gen[gen]);
+	s->gen[gen] = NULL;
+}
+
+static void tpstat_stacks_clear(struct tpstat_data *d, unsigned int gen)
+{
+	struct tpstat_stacks *s = to_stacks(d);
+	struct tpstat_stacks_gen *g = s->gen[gen];
+
+	atomic_set(&g->used, 0);
+	memset(g->index, 0, tpstat_stacks_bytes(d) - ((void *)g->index - (void *)g));
+}
+
+static void tpstat_stacks_publish(struct tpstat_data *d, unsigned int gen)
+{
+	struct tpstat_stacks *s = to_stacks(d);
+
+	tpstat_data_publish(s->live, s->gen[gen]);
+}
+
+const struct tpstat_data_ops tpstat_stacks_ops = {
+	.kind = TPSTAT_MEM_TABLES,
+	.check = tpstat_stacks_check,
+	.alloc = tpstat_stacks_alloc,
+	.free = tpstat_stacks_free,
+	.clear = tpstat_stacks_clear,
+	.publish = tpstat_stacks_publish,
+	.bytes = tpstat_stacks_bytes,
+};
+EXPORT_SYMBOL_GPL(tpstat_stacks_ops);
+
+static __always_inline bool tpstat_stack_equal(const void *owner,
+					       unsigned int id, const void *arg)
+{
+	const struct tpstat_stacks_at *at = owner;
+	const struct tpstat_stack_want *w = arg;
+	const struct tpstat_stack_entry *e = tpstat_stack_entry(at->s, at->g, id);
+
+	return e->hash == w->hash && e->nr == w->nr &&
+	       tpstat_key_equal(&e->key, w->key) &&
+	       !memcmp(e->frames, w->frames, w->nr * sizeof(w->frames[0]));
+}
+
+static void tpstat_stack_fill(void *owner, unsigned int id, const void *arg)
+{
+	const struct tpstat_stacks_at *at = owner;
+	const struct tpstat_stack_want *w = arg;
+	struct tpstat_stack_entry *e = tpstat_stack_entry(at->s, at->g, id);
+
+	e->hash = w->hash;
+	e->nr = w->nr;
+	e->key = *w->key;
+	memcpy(e->frames, w->frames, w->nr * sizeof(w->frames[0]));
+}
+
+static u32 tpstat_stack_hash(const struct tpstat_key *key,
+			     const unsigned long *frames, unsigned int nr)
+{
+	u64 h = key->w[0];
+	unsigned int i;
+
+	h = tpstat_key_mix(h, key->w[1], 1);
+	h = tpstat_key_mix(h, key->w[2], 2);
+	h = tpstat_key_mix(h, key->w[3], 3);
+	for (i = 0; i < nr; i++)
+		h = (h ^ frames[i]) * GOLDEN_RATIO_64 + i;
+	return h ^ (h >> 32);
+}
+
+static bool tpstat_stack_ours(const struct tpstat_probe *probe,
+			      unsigned long addr)
+{
+	return within_module(addr, THIS_MODULE) ||
+	       within_module(addr, probe->set->owner);
+}
+
+/*
+ * The frames to leave out at the top of @f: any the stack walk kept of its
+ * own, the core's and the probe's, and the tracepoint iterator's, which is
+ * there only when the tracepoint has more than one probe.
+ */
+static unsigned int tpstat_stack_skip(const struct tpstat_probe *probe,
+				      const unsigned long *f, unsigned int nr)
+{
+	unsigned long iter = (unsigned long)probe->tp->iterator;
+	unsigned int i = 0;
+
+	while (i < nr && !tpstat_stack_ours(probe, f[i]))
+		i++;
+	if (i == nr)
+		return 0;
+	while (i < nr && tpstat_stack_ours(probe, f[i]))
+		i++;
+	if (i < nr && f[i] - iter < probe->iter_size)
+		i++;
+	return i;
+}
+
+bool tpstat_stacks_add(struct tpstat_stacks *s, void *data,
+		       const struct tpstat_key *key, bool with_stack)
+{
+	unsigned long frames[TPSTAT_STACK_MAX_DEPTH + TPSTAT_STACK_SLACK];
+	struct tpstat_stack_want want = { .key = key, .frames = frames };
+	struct tpstat_stacks_at at = { .s = s };
+	unsigned long flags;
+	unsigned int id;
+
+	if (with_stack) {
+		unsigned int nr, skip;
+
+		nr = stack_trace_save(frames, s->depth + TPSTAT_STACK_SLACK, 0);
+		skip = tpstat_stack_skip(data, frames, nr);
+		want.frames += skip;
+		want.nr = min(nr - skip, s->depth);
+	}
+	want.hash = tpstat_stack_hash(key, want.frames, want.nr);
+
+	preempt_disable_notrace();
+	at.g = READ_ONCE(s->live);
+	id = tpstat_index_find(at.g->index, s->mask, hash_32(want.hash, s->bits),
+			       s->capacity, tpstat_stack_equal, &at, &want);
+	if (id == s->capacity && !in_nmi() &&
+	    atomic_read(&at.g->used) < s->capacity) {
+		local_irq_save(flags);
+		id = tpstat_index_claim(at.g->index, s->mask,
+					hash_32(want.hash, s->bits), &at.g->used,
+					s->capacity, tpstat_stack_equal,
+					tpstat_stack_fill, &at, &want);
+		local_irq_restore(flags);
+	}
+	atomic64_inc(&tpstat_stack_entry(s, at.g, id)->count);
+	preempt_enable_notrace();
+	return id < s->capacity;
+}
+EXPORT_SYMBOL_GPL(tpstat_stacks_add);
+
+static void tpstat_stack_row(const struct tpstat_stacks *s,
+			     struct tpstat_stacks_gen *g, unsigned int id,
+			     struct tpstat_stack_row *row)
+{
+	const struct tpstat_stack_entry *e = tpstat_stack_entry(s, g, id);
+
+	row->count = atomic64_read(&e->count);
+	row->key = e->key;
+	row->nr = e->nr;
+	row->frames = e->frames;
+}
+
+static int tpstat_stack_row_cmp(const void *a, const void *b)
+{
+	const struct tpstat_stack_row *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return memcmp(&x->key, &y->key, sizeof(x->key));
+}
+
+struct tpstat_stack_row *tpstat_stacks_rows(const struct tpstat_stacks *s,
+					    unsigned int *nr)
+{
+	struct tpstat_stacks_gen *g = READ_ONCE(s->live);
+	unsigned int i, n = 0, room = min_t(unsigned int, atomic_read(&g->used),
+					    s->capacity);
+	struct tpstat_stack_row *rows;
+
+	*nr = 0;
+	rows = kvmalloc_array(room + 1, sizeof(*rows), GFP_KERNEL);
+	if (!rows)
+		return NULL;
+	for (i = 0; i <= s->mask && n < room; i++) {
+		int id = tpstat_index_read(g->index, i);
+
+		if (id < 0)
+			continue;
+		tpstat_stack_row(s, g, id, &rows[n++]);
+		if (!(n & 0xff))
+			cond_resched();
+	}
+	sort(rows, n, sizeof(*rows), tpstat_stack_row_cmp, NULL);
+	tpstat_stack_row(s, g, s->capacity, &rows[n]);
+	*nr = n;
+	return rows;
+}
+EXPORT_SYMBOL_GPL(tpstat_stacks_rows);
+
+void tpstat_stacks_print_frames(struct seq_file *m,
+				const struct tpstat_stack_row *row,
+				const char *indent)
+{
+	char name[KSYM_SYMBOL_LEN];
+	unsigned int i;
+
+	for (i = 0; i < row->nr; i++) {
+		tpstat_symbol_site(name, sizeof(name), (void *)row->frames[i]);
+		seq_printf(m, "%s%s\n", indent, name);
+	}
+}
+EXPORT_SYMBOL_GPL(tpstat_stacks_print_frames);

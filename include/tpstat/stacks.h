@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Counts by kernel stack and a small key (a command, a pid, a CPU): each
+ * event's stack is saved whole, found by a hash in storage allocated at
+ * load, and compared frame by frame and word by word, so two stacks with
+ * the same hash are never merged and neither loses a count. Events of
+ * stacks that do not fit count in an "other" row. A reset drops the stacks
+ * with their counts.
+ */
+#ifndef _TPSTAT_STACKS_H
+#define _TPSTAT_STACKS_H
+
+#include <linux/seq_file.h>
+#include <linux/types.h>
+#include <tpstat/data.h>
+#include <tpstat/key.h>
+
+/* Frames kept of a stack, at most: they are saved on the probe's stack. */
+#define TPSTAT_STACK_MAX_DEPTH	32
+
+/* Stacks a table may hold; keeps a typo from eating memory. */
+#define TPSTAT_STACKS_MAX	65536
+
+struct tpstat_stacks_gen;
+
+/**
+ * struct tpstat_stacks - counts by stack and small key
+ * @live: the generation probes update
+ * @capacity: stacks (with their keys) it holds; the rest count in "other"
+ * @depth: frames kept of each stack, from the tracepoint's caller down
+ * @gen: private: the live generation, and during a reset the next
+ * @mask: private: index slots - 1
+ * @bits: private: log2 of index slots
+ * @entry_size: private: bytes of an entry with its frames
+ * @data: private: what the core handles
+ *
+ * Declare it with TPSTAT_STACKS(capacity, depth) and list it in the set's
+ * data; a module parameter may change both before the set is registered.
+ */
+struct tpstat_stacks {
+	struct tpstat_stacks_gen *live;
+	unsigned int capacity;
+	unsigned int depth;
+	/* private: */
+	struct tpstat_stacks_gen *gen[TPSTAT_GENERATIONS];
+	unsigned int mask;
+	unsigned int bits;
+	size_t entry_size;
+	struct tpstat_data data;
+};
+
+extern const struct tpstat_data_ops tpstat_stacks_ops;
+
+#define TPSTAT_STACKS(cap, d)						\
+	{ .capacity = (cap), .depth = (d), .data.ops = &tpstat_stacks_ops }
+
+/**
+ * tpstat_stacks_add() - count one event under @key and, if asked, the
+ *                       stack it came from
+ * @s: the counts
+ * @data: the probe's first argument: the probe's own frames and those of
+ *        the tracepoint's machinery are left out, so a stack starts at the
+ *        function that hit the tracepoint
+ * @key: the small key, zero in the words it does not use
+ * @with_stack: false to count by @key alone
+ *
+ * Any context; a new stack is never stored in NMI (its event goes to
+ * "other"), nor once the table is full.
+ *
+ * Return: false if the event went to "other".
+ */
+bool tpstat_stacks_add(struct tpstat_stacks *s, void *data,
+		       const struct tpstat_key *key, bool with_stack);
+
+/**
+ * struct tpstat_stack_row - one stack and key, as read
+ * @count: its events
+ * @key: the small key
+ * @nr: frames
+ * @frames: the frames, innermost first, in the live generation: valid until
+ *          the show or stats callback that read them returns
+ */
+struct tpstat_stack_row {
+	u64 count;
+	struct tpstat_key key;
+	unsigned int nr;
+	const unsigned long *frames;
+};
+
+/**
+ * tpstat_stacks_rows() - every stack held, by count, highest first
+ * @s: the counts
+ * @nr: set to the number of rows of stacks
+ *
+ * Return: the rows, and after them, at [*@nr], the "other" row, with no
+ * frames. To kvfree(); NULL with *@nr == 0 on -ENOMEM, the only failure.
+ */
+struct tpstat_stack_row *tpstat_stacks_rows(const struct tpstat_stacks *s,
+					    unsigned int *nr);
+
+/**
+ * tpstat_stacks_print_frames() - a row's frames, one a line, each named
+ *                                "function+0xoff/0xsize [module]"
+ * @m: the file
+ * @row: the row
+ * @indent: in front of each line
+ *
+ * A frame kallsyms cannot name prints as "unknown", never as an address.
+ */
+void tpstat_stacks_print_frames(struct seq_file *m,
+				const struct tpstat_stack_row *row,
+				const char *indent);
+
+#endif /* _TPSTAT_STACKS_H */
