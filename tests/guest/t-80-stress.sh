@@ -4,7 +4,8 @@
 # modules) comes and goes again and again while a workload runs (forks,
 # loopback traffic, allocations, softirqs, the test modules' events,
 # interrupts and tasklets) and other tasks read every file, reset, toggle
-# enable and add or remove counted tracepoints, all at once. Every load and
+# enable, add or remove counted tracepoints and stack entries, and swap
+# filters, all at once. Every load and
 # unload must succeed, the log must stay clean and the guest responsive.
 
 plan 11
@@ -66,6 +67,16 @@ writers() {
 		echo kmalloc > $TP/count/control 2>/dev/null
 		echo '!sched_switch' > $TP/count/control 2>/dev/null
 		echo '!kmalloc' > $TP/count/control 2>/dev/null
+		# Programs swapped under probes that run them.
+		echo 'cpu == 0 || comm == sh' > $TP/count/filter 2>/dev/null
+		echo 'len > 100 && dev == lo' > $TP/net/filter 2>/dev/null
+		echo 0 > $TP/count/filter 2>/dev/null
+		echo 0 > $TP/net/filter 2>/dev/null
+		# Entries of their own, made and removed while they count.
+		echo 'kmalloc by stack,comm' > $TP/stack/control 2>/dev/null
+		echo 'sched_switch by cpu' > $TP/stack/control 2>/dev/null
+		echo '!kmalloc' > $TP/stack/control 2>/dev/null
+		echo '!sched_switch' > $TP/stack/control 2>/dev/null
 	done
 }
 

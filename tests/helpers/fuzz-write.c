@@ -17,7 +17,8 @@
  * reset, control or filter) and do what it says, which is checked and
  * undone: enable reads back the digit written, then the old state is
  * written back; control lists a name added, which is then removed again,
- * or stops listing a name removed, which is then added again; a filter
+ * or stops listing a name removed, which is then added again (the stack
+ * set's control takes "NAME by KEYS" and is undone by "!NAME"); a filter
  * reads back the expression written, blanks around it aside ("none" for
  * an empty line or "0"), then the old one is written back. Then the data must be
  * as before, but for what cannot be undone: a reset, or a probe removed
@@ -222,6 +223,40 @@ static const char *escaped(const char *buf, size_t len)
 	return out;
 }
 
+/* The stack set's control, whose lines are "NAME by KEY[,KEY...]". */
+static int is_stack_control(const char *target)
+{
+	const char *set = set_of(target), *slash = strrchr(set, '/');
+
+	return !strcmp(slash ? slash + 1 : set, "stack");
+}
+
+/*
+ * An entry added to the stack set's control: "NAME by KEYS" with NAME a
+ * name, read back as a line beginning "NAME by ", then removed.
+ */
+static int stack_entry_taken(const char *target, const char *line)
+{
+	char name[NAME_MAX_LEN + 2], want[NAME_MAX_LEN + 8], *after;
+	int ok;
+
+	ok = sscanf(line, " %128s by ", name) == 1 && is_name(name) &&
+	     strstr(line, " by ");
+	after = read_file(target);
+	snprintf(want, sizeof(want), "%s by ", name);
+	ok = ok && !strncmp(after, want, strlen(want));
+	free(after);
+	snprintf(want, sizeof(want), "!%s", name);
+	ok = ok && !write_str(target, want);
+	after = read_file(target);
+	ok = ok && !*after;
+	free(after);
+	if (!ok)
+		printf("not ok - fuzz %s: '%s' accepted, but not an entry added and removed\n",
+		       target, escaped(line, strlen(line)));
+	return ok ? 0 : -1;
+}
+
 /*
  * A filter taken: it reads back as @line without the blanks around it, or
  * "none" if that leaves nothing or "0"; then @was goes back in force.
@@ -285,6 +320,8 @@ static int check_taken(const char *target, const char *was, const char *buf,
 
 	if (!strcmp(file, "filter"))
 		return filter_taken(target, was, line);
+	if (!strcmp(file, "control") && is_stack_control(target))
+		return stack_entry_taken(target, line);
 
 	if (!strcmp(file, "enable")) {
 		if (strcmp(line, "0") && strcmp(line, "1")) {
@@ -392,6 +429,8 @@ static int bytewise_all(const char *target)
 		ok = ok && !strcmp(now, was);
 		free(now);
 		free(was);
+	} else if (!strcmp(file, "control") && is_stack_control(target)) {
+		ok = bytewise(target, "z\n", "00");
 	} else if (!strcmp(file, "control")) {
 		ok = bytewise(target, "z\n", "10");
 		now = read_file(target);

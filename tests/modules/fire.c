@@ -16,6 +16,12 @@
  * ends, on the writer's CPU; "hstart" and "hend" do the same in hard IRQ
  * context.
  *
+ *   echo 'a N' > /sys/kernel/debug/tpstat_test/paths
+ *   echo 'b N' > /sys/kernel/debug/tpstat_test/paths
+ *
+ * fire tpstat_test_fire N times from tpstat_test_path_a(), or from
+ * tpstat_test_path_b(): two call paths, for counts by stack.
+ *
  *   echo 1 > /sys/kernel/debug/tpstat_test/bug
  *
  * calls BUG(): a fault make check plants to prove its guests catch it.
@@ -168,6 +174,51 @@ static const struct file_operations tpstat_test_pair_fops = {
 	.write = tpstat_test_pair_write,
 };
 
+/* Each its own caller of the tracepoint, never inlined into another. */
+static noinline void tpstat_test_path_a(u64 n)
+{
+	u64 i;
+
+	for (i = 0; i < n; i++)
+		trace_tpstat_test_fire(i);
+}
+
+static noinline void tpstat_test_path_b(u64 n)
+{
+	u64 i;
+
+	for (i = 0; i < n; i++)
+		trace_tpstat_test_fire(n - i);
+}
+
+static ssize_t tpstat_test_paths_write(struct file *file,
+				       const char __user *ubuf, size_t count,
+				       loff_t *ppos)
+{
+	char buf[64], path;
+	u64 n;
+	int err;
+
+	err = tpstat_test_read_request(buf, sizeof(buf), ubuf, count);
+	if (err)
+		return err;
+	if (sscanf(buf, "%c %llu", &path, &n) != 2 || n > TPSTAT_TEST_IRQ_MAX ||
+	    (path != 'a' && path != 'b'))
+		return -EINVAL;
+	mutex_lock(&request_lock);
+	if (path == 'a')
+		tpstat_test_path_a(n);
+	else
+		tpstat_test_path_b(n);
+	mutex_unlock(&request_lock);
+	return count;
+}
+
+static const struct file_operations tpstat_test_paths_fops = {
+	.owner = THIS_MODULE,
+	.write = tpstat_test_paths_write,
+};
+
 static ssize_t tpstat_test_bug_write(struct file *file, const char __user *ubuf,
 				     size_t count, loff_t *ppos)
 {
@@ -222,6 +273,8 @@ static int __init tpstat_test_tp_init(void)
 			    &tpstat_test_fire_fops);
 	debugfs_create_file("pair", 0200, tpstat_test_dir, NULL,
 			    &tpstat_test_pair_fops);
+	debugfs_create_file("paths", 0200, tpstat_test_dir, NULL,
+			    &tpstat_test_paths_fops);
 	debugfs_create_file("bug", 0200, tpstat_test_dir, NULL,
 			    &tpstat_test_bug_fops);
 	debugfs_create_file("leak", 0200, tpstat_test_dir, NULL,

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * An entry's files: its stacks, busiest first, and its stats lines.
+ */
+#include <linux/mm.h>
+#include <linux/sched.h>
+
+#include "stack.h"
+
+static struct stack_entry *to_entry(struct tpstat_set *set)
+{
+	return container_of(set, struct stack_entry, set);
+}
+
+/* A row's command, NUL-terminated: the key keeps its 16 bytes. */
+static void stack_row_comm(const struct tpstat_stack_row *row, char *comm)
+{
+	memcpy(comm, &row->key.w[STACK_WORD_COMM], TASK_COMM_LEN);
+	comm[TASK_COMM_LEN] = '\0';
+}
+
+/* "comm sh, pid 12, tgid 12, cpu 1": the keys the entry counts by. */
+static void stack_print_key(struct seq_file *m, const struct stack_entry *e,
+			    const struct tpstat_stack_row *row)
+{
+	char comm[TASK_COMM_LEN + 1];
+	const char *sep = "";
+
+	if (e->by & STACK_BY_COMM) {
+		stack_row_comm(row, comm);
+		seq_printf(m, "comm %s", comm);
+		sep = ", ";
+	}
+	if (e->by & STACK_BY_PID) {
+		seq_printf(m, "%spid %u", sep, (u32)row->key.w[STACK_WORD_IDS]);
+		sep = ", ";
+	}
+	if (e->by & STACK_BY_TGID) {
+		seq_printf(m, "%stgid %u", sep, (u32)(row->key.w[STACK_WORD_IDS] >> 32));
+		sep = ", ";
+	}
+	if (e->by & STACK_BY_CPU)
+		seq_printf(m, "%scpu %llu", sep, row->key.w[STACK_WORD_CPU]);
+}
+
+static u64 stack_rows_sum(const struct tpstat_stack_row *rows, unsigned int from,
+			  unsigned int to)
+{
+	u64 sum = 0;
+
+	for (; from < to; from++)
+		sum += rows[from].count;
+	return sum;
+}
+
+/*
+ * As stackcount prints them: each row's frames, innermost first, then its
+ * keys, then its count; the top rows, what the rest add up to, and the
+ * events of the stacks that did not fit.
+ */
+static int stack_stacks_show(struct seq_file *m, struct tpstat_set *set)
+{
+	struct stack_entry *e = to_entry(set);
+	struct tpstat_stack_row *rows;
+	unsigned int i, nr, shown;
+
+	rows = tpstat_stacks_rows(&e->stacks, &nr);
+	if (!rows)
+		return -ENOMEM;
+	shown = min(nr, tpstat_stack_top);
+	seq_printf(m, "%s by ", e->name);
+	tpstat_stack_print_by(m, e->by);
+	seq_printf(m, ": %u rows, %llu events\n", nr, stack_rows_sum(rows, 0, nr + 1));
+	for (i = 0; i < shown; i++) {
+		seq_putc(m, '\n');
+		tpstat_stacks_print_frames(m, &rows[i], "    ");
+		if (e->by & ~STACK_BY_STACK) {
+			seq_puts(m, "    ");
+			stack_print_key(m, e, &rows[i]);
+			seq_putc(m, '\n');
+		}
+		seq_printf(m, "        %llu\n", rows[i].count);
+	}
+	if (shown < nr)
+		seq_printf(m, "\n%u more rows (top=%u): %llu events\n", nr - shown,
+			   tpstat_stack_top, stack_rows_sum(rows, shown, nr));
+	seq_printf(m, "\nother: %llu events, whose stacks did not fit (max_stacks=%u)\n",
+		   rows[nr].count, e->stacks.capacity);
+	kvfree(rows);
+	return 0;
+}
+
+const struct tpstat_file tpstat_stack_entry_files[1] = {
+	{ .name = "stacks", .show = stack_stacks_show },
+};
+
+/* A row's stats key: "stack<rank>" for a stack, then its keys as words. */
+static void stack_row_word(char *buf, size_t size, const struct stack_entry *e,
+			   const struct tpstat_stack_row *row, unsigned int rank)
+{
+	char comm[TASK_COMM_LEN + 1], word[TASK_COMM_LEN + 1];
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (e->by & STACK_BY_STACK)
+		n += scnprintf(buf + n, size - n, ".stack%u", rank);
+	if (e->by & STACK_BY_COMM) {
+		stack_row_comm(row, comm);
+		tpstat_stats_word(word, sizeof(word), comm);
+		n += scnprintf(buf + n, size - n, ".comm.%s", word);
+	}
+	if (e->by & STACK_BY_PID)
+		n += scnprintf(buf + n, size - n, ".pid.%u",
+			       (u32)row->key.w[STACK_WORD_IDS]);
+	if (e->by & STACK_BY_TGID)
+		n += scnprintf(buf + n, size - n, ".tgid.%u",
+			       (u32)(row->key.w[STACK_WORD_IDS] >> 32));
+	if (e->by & STACK_BY_CPU)
+		scnprintf(buf + n, size - n, ".cpu.%llu", row->key.w[STACK_WORD_CPU]);
+}
+
+/*
+ * "events N", "rows N", "other N", then each row's count: by its keys, and
+ * a stack by its rank in the stacks file, from 1.
+ */
+int tpstat_stack_entry_stats(struct seq_file *m, struct tpstat_set *set)
+{
+	struct stack_entry *e = to_entry(set);
+	struct tpstat_stack_row *rows;
+	char word[96];
+	unsigned int i, nr;
+
+	rows = tpstat_stacks_rows(&e->stacks, &nr);
+	if (!rows)
+		return -ENOMEM;
+	seq_printf(m, "events %llu\nrows %u\ncapacity %u\nother %llu\n",
+		   stack_rows_sum(rows, 0, nr + 1), nr, e->stacks.capacity,
+		   rows[nr].count);
+	for (i = 0; i < nr; i++) {
+		stack_row_word(word, sizeof(word), e, &rows[i], i + 1);
+		seq_printf(m, "row%s %llu\n", word, rows[i].count);
+	}
+	kvfree(rows);
+	return 0;
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tpstat_stack.ko: what its parts share. main.c holds the set and its
+ * control, entry.c an entry's life (parsed, added, removed), probe.c the
+ * probe, output.c the files.
+ */
+#ifndef _TPSTAT_STACK_H
+#define _TPSTAT_STACK_H
+
+#include <linux/list.h>
+#include <tpstat/tpstat.h>
+
+/* What an entry counts by: the stack and its keys, each a bit. */
+enum {
+	STACK_BY_STACK = 1 << 0,
+	STACK_BY_COMM = 1 << 1,
+	STACK_BY_PID = 1 << 2,
+	STACK_BY_TGID = 1 << 3,
+	STACK_BY_CPU = 1 << 4,
+	STACK_BY_ALL = (1 << 5) - 1
+};
+
+/*
+ * Where each key lies in the small key of an entry's counts: a command in
+ * the first two words, pid and tgid halves of the third, the CPU the
+ * fourth; words an entry does not count by stay zero.
+ */
+enum { STACK_WORD_COMM, STACK_WORD_IDS = 2, STACK_WORD_CPU };
+
+/*
+ * One tracepoint counted by some keys: a set of its own, under the
+ * stack set's directory, with one probe and its counts.
+ */
+struct stack_entry {
+	struct tpstat_set set;
+	struct tpstat_probe probe;
+	struct tpstat_stacks stacks;
+	struct tpstat_data *data[1];
+	unsigned int by;
+	struct list_head node;
+	char name[TPSTAT_NAME_MAX + 1];
+};
+
+extern struct tpstat_set tpstat_stack_set;
+extern unsigned int tpstat_stack_depth;
+extern unsigned int tpstat_stack_max_stacks;
+extern unsigned int tpstat_stack_top;
+extern unsigned int tpstat_stack_max_entries;
+
+/* entry.c */
+int tpstat_stack_add(char *line);
+int tpstat_stack_remove(const char *name);
+void tpstat_stack_remove_all(void);
+int tpstat_stack_control_show(struct seq_file *m, struct tpstat_set *set);
+void tpstat_stack_print_by(struct seq_file *m, unsigned int by);
+
+/* probe.c */
+void tpstat_stack_probe(void *data);
+
+/* output.c */
+extern const struct tpstat_file tpstat_stack_entry_files[1];
+int tpstat_stack_entry_stats(struct seq_file *m, struct tpstat_set *set);
+
+#endif /* _TPSTAT_STACK_H */

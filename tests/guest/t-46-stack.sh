@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: GPL-2.0
+# tpstat_stack against events driven from known places: the test event
+# fired from two call paths, exactly two stacks with exactly their counts,
+# each starting at the function that fired it, with another probe on the
+# tracepoint too; by comm, two commands' exact counts; by pid and cpu; a
+# kmalloc from a known function, its stack's exact count; a one-stack
+# table, the rest in other, nothing lost; bad control lines refused; no
+# address printed anywhere.
+
+plan 27
+
+S=$TP/stack
+C=$S/control
+P=/sys/kernel/debug/tpstat_test/paths
+
+load tpstat
+load tpstat_test_tp
+check "tpstat_stack.ko loads" load tpstat_stack
+
+# block FILE FUNCTION: the count of the row of FILE whose stack holds
+# FUNCTION (rows are separated by blank lines, the count last), and the
+# first frame of that stack, or "none".
+block() {
+	awk -v f="$2+" '
+		/^$/ { if (hit) { print count, first; found = 1; exit } n = 0; next }
+		{ n++; if (n == 1) first = $1; count = $1 }
+		index($1, f) == 1 { hit = 1 }
+		END { if (!found) print (hit ? count " " first : "none") }' "$1"
+}
+entry() { stat_of "stack/$1" "$2"; }
+
+echo 'tpstat_test_fire by stack' > $C
+is "control lists the entry" "$(cat $C)" "tpstat_test_fire by stack"
+check "its directory holds its stacks" test -r $S/tpstat_test_fire/stacks
+echo 'a 300' > $P
+echo 'b 500' > $P
+is "two call paths: two stacks" "$(entry tpstat_test_fire rows)" 2
+is "busiest first: 500, then 300" \
+	"$(entry tpstat_test_fire row.stack1) $(entry tpstat_test_fire row.stack2)" "500 300"
+F=$S/tpstat_test_fire/stacks
+row_a=$(block $F tpstat_test_path_a)
+row_b=$(block $F tpstat_test_path_b)
+is "path a's stack: its 300, starting in the function that fired" \
+	"${row_a%%+*}" "300 tpstat_test_path_a"
+is "path b's stack: its 500, starting in the function that fired" \
+	"${row_b%%+*}" "500 tpstat_test_path_b"
+check "the frames are named function+0xoff/0xsize [module]" \
+	grep -q '^    tpstat_test_path_a+0x[0-9a-f]*/0x[0-9a-f]* \[tpstat_test_tp\]$' $F
+
+# A second probe on the tracepoint puts its iterator between the firing
+# function and the probe: the stacks must not change.
+load tpstat_count tracepoints=tpstat_test_fire
+echo 'a 10' > $P
+is "with a second probe on it: still two stacks" "$(entry tpstat_test_fire rows)" 2
+row_a=$(block $F tpstat_test_path_a)
+is "and path a's grew by 10, from the same first frame" \
+	"${row_a%%+*}" "310 tpstat_test_path_a"
+rmmod tpstat_count
+
+# By command, and by pid and CPU.
+echo '!tpstat_test_fire' > $C
+check "removed, its directory goes" sh -c "! [ -e $S/tpstat_test_fire ]"
+echo 'tpstat_test_fire by comm' > $C
+sh -c "printf tpcomm_a > /proc/self/comm; echo 7 > $FIRE"
+sh -c "printf tpcomm_b > /proc/self/comm; echo 4 > $FIRE"
+is "by comm: one row each" \
+	"$(entry tpstat_test_fire row.comm.tpcomm_a) $(entry tpstat_test_fire row.comm.tpcomm_b)" \
+	"7 4"
+echo '!tpstat_test_fire' > $C
+echo 'tpstat_test_fire by pid,cpu' > $C
+taskset -c 1 sh -c "echo \$\$ > /tmp/stack-pid; echo 6 > $FIRE"
+is "by pid and cpu: the shell's 6, on CPU 1" \
+	"$(entry tpstat_test_fire "row.pid.$(cat /tmp/stack-pid).cpu.1")" 6
+echo '!tpstat_test_fire' > $C
+echo 'tpstat_test_fire by stack,comm' > $C
+sh -c "printf tpcomm_c > /proc/self/comm; echo 'a 9' > $P"
+is "by stack and comm: the stack's row holds the command" \
+	"$(entry tpstat_test_fire row.stack1.comm.tpcomm_c)" 9
+echo '!tpstat_test_fire' > $C
+
+# A kmalloc from a known function: the kernel allocates too, but that
+# function's stack counts exactly the allocations driven.
+load tpstat_test_kmem
+echo 'kmalloc by stack' > $C
+echo '1000 100' > /sys/kernel/debug/tpstat_test_kmem/alloc
+row=$(block $S/kmalloc/stacks tpstat_test_kmem_alloc)
+is "kmalloc by stack: tpstat_test_kmem_alloc's stack counts its 1000" "${row%% *}" 1000
+[ "${row%% *}" = 1000 ] || head -n 60 $S/kmalloc/stacks | sed 's/^/# /'
+echo '!kmalloc' > $C
+
+# Bad lines: refused, nothing added.
+for bad in 'kmalloc' 'kmalloc by' 'kmalloc by foo' 'kmalloc by stack,stack' \
+	'1abc by stack' 'kmalloc with stack'; do
+	is "'$bad' is refused" "$(write_error $C "$bad")" EINVAL
+done
+is "removing what is not counted" "$(write_error $C '!kmalloc')" ENOENT
+is "control is empty" "$(cat $C)" ""
+
+# One stack of room: the other path's events in other, none lost.
+rmmod tpstat_stack
+check "tpstat_stack.ko loads with max_stacks=1 and an entry" \
+	load tpstat_stack max_stacks=1 top=1 'tracepoints="tpstat_test_fire by stack"'
+echo 'a 30' > $P
+echo 'b 20' > $P
+is "one row of 30, other 20: all 50 events" \
+	"$(entry tpstat_test_fire rows) $(entry tpstat_test_fire row.stack1) $(entry tpstat_test_fire other) $(entry tpstat_test_fire events) $(entry tpstat_test_fire tpstat_test_fire.hits)" \
+	"1 30 20 50 50"
+check "the stacks file says what other holds" \
+	grep -q '^other: 20 events, whose stacks did not fit (max_stacks=1)$' $F
+leaks=$(address_leaks $S/control $F $S/tpstat_test_fire/stats)
+is "no address in any base in its files" "$leaks" ""
+unload_all
