@@ -86,6 +86,11 @@ tpstat_test_files() {
 	done
 }
 
+# tpstat's version, from the one place it is kept.
+tpstat_version() {
+	sed -n 's/^#define TPSTAT_VERSION[[:space:]]*"\(.*\)"$/\1/p' "$TPSTAT_ROOT/core/internal.h"
+}
+
 # Long runs end with the time each stage took. tpstat_stage NAME ends the
 # stage under way, if any, and starts NAME; tpstat_stage_took NAME SECONDS
 # records one timed elsewhere (in the background); tpstat_stage_times
