@@ -6,6 +6,7 @@
 # make demo       boot a kernel in qemu, load the probes, run a workload
 # make bench      cost per event against an empty probe, ftrace, perf and BPF
 # make install    install the modules for KDIR (then modprobe works)
+# make deb        tpstat-dkms_<version>_all.deb, the modules as DKMS builds them
 
 # The running kernel's build tree if it has one, else the newest installed.
 KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
@@ -36,8 +37,11 @@ demo:
 bench:
 	scripts/bench
 
+deb:
+	scripts/build-deb
+
 clean:
 	test -z "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR) clean
-	rm -rf build
+	rm -rf build tpstat-dkms_*.deb
 
-.PHONY: all modules install kernels check demo bench clean
+.PHONY: all modules install kernels check demo bench deb clean

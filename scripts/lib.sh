@@ -85,3 +85,36 @@ tpstat_test_files() {
 		fi
 	done
 }
+
+# tpstat's version, from the one place it is kept.
+tpstat_version() {
+	sed -n 's/^#define TPSTAT_VERSION[[:space:]]*"\(.*\)"$/\1/p' "$TPSTAT_ROOT/core/internal.h"
+}
+
+# Long runs end with the time each stage took. tpstat_stage NAME ends the
+# stage under way, if any, and starts NAME; tpstat_stage_took NAME SECONDS
+# records one timed elsewhere (in the background); tpstat_stage_times
+# PREFIX ends the last and prints them all, then the whole run's time.
+TPSTAT_STAGE_TIMES=()
+tpstat_stage() {
+	tpstat_stage_end
+	TPSTAT_STAGE=$1
+	TPSTAT_STAGE_START=$SECONDS
+}
+tpstat_stage_end() {
+	[ -n "${TPSTAT_STAGE:-}" ] || return 0
+	tpstat_stage_took "$TPSTAT_STAGE" $((SECONDS - TPSTAT_STAGE_START))
+	TPSTAT_STAGE=
+}
+tpstat_stage_took() {
+	TPSTAT_STAGE_TIMES+=("$(printf '%6d s  %s' "$2" "$1")")
+}
+tpstat_stage_times() {
+	local line
+	tpstat_stage_end
+	echo "${1}time each stage took:"
+	for line in "${TPSTAT_STAGE_TIMES[@]}"; do
+		echo "$1$line"
+	done
+	printf '%s%6d s  %s\n' "$1" "$SECONDS" "the whole run"
+}
