@@ -6,6 +6,7 @@
 # make demo       boot a kernel in qemu, load the probes, run a workload
 # make bench      cost per event against an empty probe, ftrace, perf and BPF
 # make install    install the modules for KDIR (then modprobe works)
+# make tools      the tpstat command, tools/tpstat/tpstat, linked statically
 
 # The running kernel's build tree if it has one, else the newest installed.
 KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
@@ -27,6 +28,9 @@ kernels:
 	. scripts/lib.sh && for k in $$(tpstat_installed_kernels); do \
 		scripts/build-kernel $$k || exit 1; done
 
+tools:
+	$(MAKE) -C tools/tpstat
+
 check:
 	scripts/check
 
@@ -38,6 +42,7 @@ bench:
 
 clean:
 	test -z "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(MAKE) -C tools/tpstat clean
 	rm -rf build
 
-.PHONY: all modules install kernels check demo bench clean
+.PHONY: all modules install kernels tools check demo bench clean
