@@ -7,6 +7,7 @@
 # make bench      cost per event against an empty probe, ftrace, perf and BPF
 # make install    install the modules for KDIR (then modprobe works)
 # make tools      the tpstat command, tools/tpstat/tpstat, linked statically
+# make install-tools  tpstat and its man page, tpstat.8, under PREFIX
 
 # The running kernel's build tree if it has one, else the newest installed.
 KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
@@ -31,6 +32,9 @@ kernels:
 tools:
 	$(MAKE) -C tools/tpstat
 
+install-tools:
+	$(MAKE) -C tools/tpstat install
+
 check:
 	scripts/check
 
@@ -45,4 +49,4 @@ clean:
 	$(MAKE) -C tools/tpstat clean
 	rm -rf build
 
-.PHONY: all modules install kernels tools check demo bench clean
+.PHONY: all modules install kernels tools install-tools check demo bench clean
