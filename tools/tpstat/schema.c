@@ -757,3 +757,10 @@ size_t tpstat_merge_duplicates(struct tpstat_stats *stats,
 	free(gone);
 	return kept;
 }
+
+bool tpstat_is_counter(const struct tpstat_meaning *m)
+{
+	if (m->kind == TPSTAT_HIST)
+		return m->part == TPSTAT_HIST_COUNT || m->part == TPSTAT_HIST_SUM;
+	return m->kind == TPSTAT_COUNTER || m->kind == TPSTAT_UNTYPED;
+}

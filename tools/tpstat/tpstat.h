@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <time.h>
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
@@ -220,6 +221,57 @@ enum tpstat_escape {
  * that is not part of a UTF-8 sequence becomes U+FFFD.
  */
 void tpstat_escape(struct tpstat_buf *b, const char *s, enum tpstat_escape how);
+
+/* Counters, which have rates: the count and sum of a histogram too. */
+bool tpstat_is_counter(const struct tpstat_meaning *m);
+
+/* sample.c: a set's counters at two moments, and their rates. */
+
+struct tpstat_sample {
+	struct tpstat_stats stats;
+	/* What each line is. */
+	struct tpstat_meaning *m;
+	/* CLOCK_MONOTONIC, before the stats were read. */
+	struct timespec t;
+	/* The lines by name, to find a counter's last value. */
+	size_t *by_name;
+};
+
+/* What tpstat_sample() said once, not to say it at every sample. */
+#define TPSTAT_WARNED_MALFORMED	1
+#define TPSTAT_WARNED_DUPLICATE	2
+
+/*
+ * Reads SET/stats now; 0, or -1 after saying why (the set unloaded,
+ * say). Its warnings go out once, as @warned keeps.
+ */
+int tpstat_sample(const char *set, struct tpstat_sample *s, unsigned int *warned);
+void tpstat_free_sample(struct tpstat_sample *s);
+
+/* A counter's rate per second, or that it went down (no rate). */
+struct tpstat_rate {
+	double rate;
+	bool down;
+};
+
+/*
+ * The rate of each counter of @cur (an array of cur->stats.nr), over @dt
+ * seconds; with @reset, the set was reset in between and the rates are
+ * over the time since. Returns how many counters went down without a
+ * reset, the first three named in @down_names.
+ */
+size_t tpstat_rates(const struct tpstat_sample *prev,
+		    const struct tpstat_sample *cur, struct tpstat_rate *r,
+		    double *dt, bool *reset, struct tpstat_buf *down_names);
+
+/*
+ * Sleeps until @next plus @interval seconds, which becomes @next; past
+ * deadlines are skipped, so that samples keep to fixed times.
+ */
+void tpstat_sleep_until(struct timespec *next, double interval);
+
+/* A number, as an option's value; false if it is not one. */
+bool tpstat_parse_number(const char *s, double *value);
 
 /* export.c's two formats. */
 int tpstat_export_prometheus(FILE *f, char **sets, size_t nr);

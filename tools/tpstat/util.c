@@ -3,6 +3,7 @@
  * Errors, allocations that cannot fail quietly, growing strings, and the
  * escaping JSON and Prometheus want.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,16 @@ static void *tpstat_oom(void *p)
 		exit(1);
 	}
 	return p;
+}
+
+bool tpstat_parse_number(const char *s, double *value)
+{
+	char *end;
+
+	errno = 0;
+	*value = strtod(s, &end);
+	/* Not NaN, which equals nothing. */
+	return *s && !*end && !errno && *value == *value;
 }
 
 void *tpstat_alloc(size_t size)

@@ -1,22 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tpstat watch: a set's counters as rates per second, one line per
- * interval under a header repeated as vmstat repeats its own, then the
- * busiest keys of each keyed table.
- *
- * The time between two samples is the kernel's: the difference of the
- * stats' since_reset_ns, taken where the counters are folded. A set reset
- * in between shows as since_reset_ns smaller than the time since the last
- * sample; its counters restarted from zero then, so that line's rates are
- * over the time since the reset, and a note says so. A counter that went
- * down without a reset (a tracepoint counted again, a row given to a new
- * key) shows as "-", never as a negative rate.
+ * tpstat watch: a set's counters as rates per second (sample.c), one line
+ * per interval under a header repeated as vmstat repeats its own, then the
+ * busiest keys of each keyed table. A reset of the set in the interval is
+ * said in a line of its own, and a counter that went down without one
+ * shows as "-", never as a negative rate.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "tpstat.h"
@@ -35,15 +27,6 @@ static const char tpstat_watch_usage[] =
 	"  -n, --count COUNT       stop after COUNT lines (default: never)\n"
 	"  -t, --top KEYS          keys per table (default 5; 0: no tables)\n";
 
-/* A sample: the stats, what each line is, and when it was taken. */
-struct sample {
-	struct tpstat_stats stats;
-	struct tpstat_meaning *m;
-	struct timespec t;
-	/* Lines by name, to find a counter's last value. */
-	size_t *by_name;
-};
-
 struct watch {
 	const char *set;
 	unsigned int top;
@@ -51,104 +34,8 @@ struct watch {
 	unsigned int lines, height;
 	/* The last header's columns, one string, to see them change. */
 	char *columns;
-	bool warned, warned_dup;
+	unsigned int warned;
 };
-
-/* A counter and how fast it went: the rate, or that it went down. */
-struct rate {
-	double rate;
-	bool down;
-};
-
-static const struct sample *sort_sample;
-
-static int cmp_line(const void *a, const void *b)
-{
-	return strcmp(sort_sample->stats.lines[*(const size_t *)a].name,
-		      sort_sample->stats.lines[*(const size_t *)b].name);
-}
-
-static int take_sample(struct watch *w, struct sample *s)
-{
-	struct tpstat_probes probes;
-	size_t i;
-	int err;
-
-	memset(s, 0, sizeof(*s));
-	clock_gettime(CLOCK_MONOTONIC, &s->t);
-	err = tpstat_read_stats(w->set, &s->stats);
-	if (err == -ENOENT) {
-		tpstat_err("%s is not loaded any more", w->set);
-		return -1;
-	}
-	if (err) {
-		struct tpstat_buf rel = { 0 };
-
-		tpstat_buf_printf(&rel, "%s/stats", w->set);
-		tpstat_file_error(rel.s, err);
-		tpstat_buf_free(&rel);
-		return -1;
-	}
-	if (s->stats.malformed && !w->warned) {
-		tpstat_err("%s/stats: %zu line%s not \"name value\", left out",
-			   w->set, s->stats.malformed, s->stats.malformed == 1 ? "" : "s");
-		w->warned = true;
-	}
-	/* The probes name the set's tracepoints; without them, no labels. */
-	if (tpstat_read_probes(&probes))
-		memset(&probes, 0, sizeof(probes));
-	s->m = tpstat_alloc((s->stats.nr + 1) * sizeof(*s->m));
-	tpstat_describe(&s->stats, &probes, s->m);
-	tpstat_free_probes(&probes);
-	if (tpstat_merge_duplicates(&s->stats, s->m) && !w->warned_dup) {
-		tpstat_err("%s/stats: lines of one name that cannot be added: the first is shown",
-			   w->set);
-		w->warned_dup = true;
-	}
-	s->by_name = tpstat_alloc((s->stats.nr + 1) * sizeof(*s->by_name));
-	for (i = 0; i < s->stats.nr; i++)
-		s->by_name[i] = i;
-	sort_sample = s;
-	qsort(s->by_name, s->stats.nr, sizeof(*s->by_name), cmp_line);
-	return 0;
-}
-
-static void free_sample(struct sample *s)
-{
-	tpstat_free_meanings(s->m, s->stats.nr);
-	free(s->m);
-	free(s->by_name);
-	tpstat_free_stats(&s->stats);
-}
-
-/* A line of @s named @name, or NULL. */
-static const struct tpstat_line *find_line(const struct sample *s,
-					   const char *name)
-{
-	size_t lo = 0, hi = s->stats.nr;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		const struct tpstat_line *l = &s->stats.lines[s->by_name[mid]];
-		int c = strcmp(name, l->name);
-
-		if (!c)
-			return l;
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return NULL;
-}
-
-/* Counters: what watch shows. The sum of a histogram counts too. */
-static bool is_counter(const struct tpstat_meaning *m)
-{
-	if (m->kind == TPSTAT_HIST)
-		return m->part == TPSTAT_HIST_COUNT || m->part == TPSTAT_HIST_SUM;
-	return m->kind == TPSTAT_COUNTER || m->kind == TPSTAT_UNTYPED;
-}
 
 #define MIN_WIDTH	6
 
@@ -159,7 +46,7 @@ static int column_width(const struct tpstat_meaning *m)
 	return n > MIN_WIDTH ? n : MIN_WIDTH;
 }
 
-static void format_rate(char *buf, size_t size, const struct rate *r)
+static void format_rate(char *buf, size_t size, const struct tpstat_rate *r)
 {
 	if (r->down)
 		snprintf(buf, size, "-");
@@ -177,7 +64,7 @@ static void format_rate(char *buf, size_t size, const struct rate *r)
  * group's last column widens if its name needs more room; @widths gets
  * the width of each line's column.
  */
-static void layout(const struct sample *s, int *widths, struct tpstat_buf *top,
+static void layout(const struct tpstat_sample *s, int *widths, struct tpstat_buf *top,
 		   struct tpstat_buf *names)
 {
 	size_t i, j, end;
@@ -186,7 +73,7 @@ static void layout(const struct sample *s, int *widths, struct tpstat_buf *top,
 		const struct tpstat_meaning *m = &s->m[i];
 		int span = 0, glen = strlen(m->group), left, k, cols;
 
-		if (m->keyed || !is_counter(m)) {
+		if (m->keyed || !tpstat_is_counter(m)) {
 			end = i + 1;
 			continue;
 		}
@@ -194,7 +81,7 @@ static void layout(const struct sample *s, int *widths, struct tpstat_buf *top,
 		for (end = i; end < s->stats.nr; end++) {
 			const struct tpstat_meaning *e = &s->m[end];
 
-			if (e->keyed || !is_counter(e))
+			if (e->keyed || !tpstat_is_counter(e))
 				continue;
 			if (strcmp(e->group, m->group))
 				break;
@@ -207,7 +94,7 @@ static void layout(const struct sample *s, int *widths, struct tpstat_buf *top,
 			int more = glen + 2 - (span - 1);
 
 			for (j = i, k = 0; j < end; j++) {
-				if (s->m[j].keyed || !is_counter(&s->m[j]))
+				if (s->m[j].keyed || !tpstat_is_counter(&s->m[j]))
 					continue;
 				widths[j] += more / cols + (k++ < more % cols);
 			}
@@ -223,20 +110,20 @@ static void layout(const struct sample *s, int *widths, struct tpstat_buf *top,
 			tpstat_buf_add(top, &c, 1);
 		}
 		for (j = i; j < end; j++)
-			if (!s->m[j].keyed && is_counter(&s->m[j]))
+			if (!s->m[j].keyed && tpstat_is_counter(&s->m[j]))
 				tpstat_buf_printf(names, " %*s", widths[j], s->m[j].column);
 	}
 }
 
 /* The columns' names in one string, to see them change. */
-static char *column_key(const struct sample *s)
+static char *column_key(const struct tpstat_sample *s)
 {
 	struct tpstat_buf b = { 0 };
 	size_t i;
 
 	tpstat_buf_add(&b, "", 0);
 	for (i = 0; i < s->stats.nr; i++)
-		if (!s->m[i].keyed && is_counter(&s->m[i]))
+		if (!s->m[i].keyed && tpstat_is_counter(&s->m[i]))
 			tpstat_buf_printf(&b, "%s\n", s->stats.lines[i].name);
 	return b.s;
 }
@@ -244,7 +131,7 @@ static char *column_key(const struct sample *s)
 /* A keyed table's row: its key and a rate per column. */
 struct row {
 	const char *key;
-	struct rate *rates;
+	struct tpstat_rate *rates;
 	double order;
 	bool busy;
 };
@@ -269,7 +156,7 @@ static int cmp_row(const void *a, const void *b)
 
 /* Puts line @m's rate @r in its row and column of @t. */
 static void table_add(struct table *t, const struct tpstat_meaning *m,
-		      const struct rate *r)
+		      const struct tpstat_rate *r)
 {
 	size_t c, k;
 
@@ -342,8 +229,8 @@ static size_t table_print(struct table *t, unsigned int top)
 }
 
 /* Each keyed table of @s, busiest rows first; @r has each line's rate. */
-static size_t print_tables(const struct watch *w, const struct sample *s,
-			   const struct rate *r)
+static size_t print_tables(const struct watch *w, const struct tpstat_sample *s,
+			   const struct tpstat_rate *r)
 {
 	bool *done = tpstat_alloc(s->stats.nr + 1);
 	size_t i, t, printed = 0;
@@ -351,10 +238,10 @@ static size_t print_tables(const struct watch *w, const struct sample *s,
 	for (t = 0; t < s->stats.nr; t++) {
 		struct table table = { .first = &s->m[t] };
 
-		if (done[t] || !s->m[t].keyed || !is_counter(&s->m[t]))
+		if (done[t] || !s->m[t].keyed || !tpstat_is_counter(&s->m[t]))
 			continue;
 		for (i = t; i < s->stats.nr; i++) {
-			if (!s->m[i].keyed || !is_counter(&s->m[i]) ||
+			if (!s->m[i].keyed || !tpstat_is_counter(&s->m[i]) ||
 			    strcmp(s->m[i].table, s->m[t].table))
 				continue;
 			done[i] = true;
@@ -370,58 +257,19 @@ static size_t print_tables(const struct watch *w, const struct sample *s,
 	return printed;
 }
 
-/*
- * The time @cur covers, and whether the set was reset in it: then its
- * counters started again from zero that many seconds ago.
- */
-static double interval_of(const struct sample *prev, const struct sample *cur,
-			  bool *reset)
-{
-	double mono = (cur->t.tv_sec - prev->t.tv_sec) +
-		      (cur->t.tv_nsec - prev->t.tv_nsec) / 1e9;
-
-	*reset = false;
-	if (!cur->stats.has_since_reset || !prev->stats.has_since_reset)
-		return mono;
-	/* Reset after the last sample: less time since it than since that. */
-	if (cur->stats.since_reset_ns < mono * 1e9) {
-		*reset = true;
-		return cur->stats.since_reset_ns / 1e9;
-	}
-	if (cur->stats.since_reset_ns > prev->stats.since_reset_ns)
-		return (cur->stats.since_reset_ns - prev->stats.since_reset_ns) / 1e9;
-	return mono;
-}
-
 /* One interval: @cur against @prev. */
-static void print_interval(struct watch *w, const struct sample *prev,
-			   const struct sample *cur)
+static void print_interval(struct watch *w, const struct tpstat_sample *prev,
+			   const struct tpstat_sample *cur)
 {
-	struct rate *r = tpstat_alloc((cur->stats.nr + 1) * sizeof(*r));
+	struct tpstat_rate *r = tpstat_alloc((cur->stats.nr + 1) * sizeof(*r));
 	int *widths = tpstat_alloc((cur->stats.nr + 1) * sizeof(*widths));
 	struct tpstat_buf top = { 0 }, names = { 0 }, down_names = { 0 };
-	size_t i, down = 0;
 	char *columns, buf[32];
 	bool reset;
-	double dt = interval_of(prev, cur, &reset);
+	double dt;
+	size_t i, down;
 
-	for (i = 0; i < cur->stats.nr; i++) {
-		const struct tpstat_line *l = &cur->stats.lines[i];
-		const struct tpstat_line *p = reset ? NULL : find_line(prev, l->name);
-		unsigned long long before = p ? p->value : 0;
-
-		if (!is_counter(&cur->m[i]))
-			continue;
-		if (l->value < before) {
-			r[i].down = true;
-			if (down++ < 3)
-				tpstat_buf_printf(&down_names, "%s%s", down > 1 ? ", " : "",
-						  l->name);
-		} else if (dt > 0) {
-			r[i].rate = (l->value - before) / dt;
-		}
-	}
-
+	down = tpstat_rates(prev, cur, r, &dt, &reset, &down_names);
 	layout(cur, widths, &top, &names);
 	columns = column_key(cur);
 	if (!w->columns || strcmp(columns, w->columns) || w->lines >= w->height) {
@@ -435,7 +283,7 @@ static void print_interval(struct watch *w, const struct sample *prev,
 	w->columns = columns;
 
 	for (i = 0; i < cur->stats.nr; i++) {
-		if (cur->m[i].keyed || !is_counter(&cur->m[i]))
+		if (cur->m[i].keyed || !tpstat_is_counter(&cur->m[i]))
 			continue;
 		format_rate(buf, sizeof(buf), &r[i]);
 		printf(" %*s", widths[i], buf);
@@ -476,45 +324,6 @@ static unsigned int screen_height(void)
 	return 20;
 }
 
-static bool parse_number(const char *s, double *value)
-{
-	char *end;
-
-	errno = 0;
-	*value = strtod(s, &end);
-	return *s && !*end && !errno && *value == *value;
-}
-
-/* Sleeps until @next, or the first multiple of @interval after it not past. */
-static void sleep_until(struct timespec *next, double interval)
-{
-	struct timespec now;
-	double behind;
-	long long skip;
-
-	next->tv_sec += (time_t)interval;
-	next->tv_nsec += (long)((interval - (time_t)interval) * 1e9);
-	if (next->tv_nsec >= 1000000000L) {
-		next->tv_sec++;
-		next->tv_nsec -= 1000000000L;
-	}
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	behind = (now.tv_sec - next->tv_sec) + (now.tv_nsec - next->tv_nsec) / 1e9;
-	/* A sample that took longer than an interval: the next one on time. */
-	if (behind > 0) {
-		skip = (long long)(behind / interval) + 1;
-		behind = skip * interval;
-		next->tv_sec += (time_t)behind;
-		next->tv_nsec += (long)((behind - (time_t)behind) * 1e9);
-		if (next->tv_nsec >= 1000000000L) {
-			next->tv_sec++;
-			next->tv_nsec -= 1000000000L;
-		}
-	}
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next, NULL) == EINTR)
-		;
-}
-
 int tpstat_watch(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -526,7 +335,7 @@ int tpstat_watch(int argc, char **argv)
 	};
 	struct watch w = { .top = 5 };
 	double interval = 1, count = 0, top;
-	struct sample prev, cur;
+	struct tpstat_sample prev, cur;
 	struct timespec next;
 	unsigned long long n;
 	int c, ret = 0;
@@ -535,21 +344,21 @@ int tpstat_watch(int argc, char **argv)
 				  longopts)) != -1) {
 		switch (c) {
 		case 'i':
-			if (!parse_number(optarg, &interval) || interval < 0.01 ||
+			if (!tpstat_parse_number(optarg, &interval) || interval < 0.01 ||
 			    interval > 86400)
 				return tpstat_usage_error(argv[0],
 							  "-i takes seconds from 0.01 to 86400, not '%s'",
 							  optarg);
 			break;
 		case 'n':
-			if (!parse_number(optarg, &count) || count < 1 ||
+			if (!tpstat_parse_number(optarg, &count) || count < 1 ||
 			    count != (unsigned long long)count)
 				return tpstat_usage_error(argv[0],
 							  "-n takes a count of 1 or more, not '%s'",
 							  optarg);
 			break;
 		case 't':
-			if (!parse_number(optarg, &top) || top < 0 || top > 1000000 ||
+			if (!tpstat_parse_number(optarg, &top) || top < 0 || top > 1000000 ||
 			    top != (unsigned int)top)
 				return tpstat_usage_error(argv[0],
 							  "-t takes a number of keys, not '%s'",
@@ -568,20 +377,20 @@ int tpstat_watch(int argc, char **argv)
 		return 1;
 	}
 	w.height = screen_height();
-	if (take_sample(&w, &prev))
+	if (tpstat_sample(w.set, &prev, &w.warned))
 		return 1;
 	next = prev.t;
 	for (n = 0; !count || n < count; n++) {
-		sleep_until(&next, interval);
-		if (take_sample(&w, &cur)) {
+		tpstat_sleep_until(&next, interval);
+		if (tpstat_sample(w.set, &cur, &w.warned)) {
 			ret = 1;
 			break;
 		}
 		print_interval(&w, &prev, &cur);
-		free_sample(&prev);
+		tpstat_free_sample(&prev);
 		prev = cur;
 	}
-	free_sample(&prev);
+	tpstat_free_sample(&prev);
 	free(w.columns);
 	if (ferror(stdout)) {
 		tpstat_err("writing the output failed");
