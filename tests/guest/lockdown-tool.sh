@@ -7,7 +7,7 @@
 # needs, and not on the debug kernel, whose kmemleak check would then load
 # a module lockdown refuses unsigned.
 
-plan 9
+plan 10
 
 TOOL=/payload/bin/tpstat
 LOCKDOWN=/sys/kernel/security/lockdown
@@ -25,6 +25,9 @@ check "debugfs refuses the enable file, even to read it" \
 out=$($TOOL show test enable 2>&1)
 is "show SET enable: one line saying lockdown refused it, exit 1" "$? $out" \
 	"1 tpstat: $TP/test/enable: refused by kernel lockdown (integrity): debugfs opens no file with a write bit, even to read it; read-only files (stats, probes, the sets' tables) still work"
+out=$(unshare -m sh -c "umount /sys/kernel/security && $TOOL show test enable" 2>&1)
+is "show SET enable, securityfs unmounted: one line saying lockdown may be why, exit 1" "$? $out" \
+	"1 tpstat: $TP/test/enable: Operation not permitted: under kernel lockdown debugfs refuses files with a write bit (securityfs on /sys/kernel/security would say which mode)"
 out=$($TOOL list 2>&1)
 is "list works, from read-only files" "$? $(echo "$out" | awk '$1 == "test" { print $1, $2 }')" \
 	"0 test enabled"

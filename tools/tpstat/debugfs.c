@@ -100,36 +100,43 @@ int tpstat_read(const char *rel, char **text, size_t *len)
 	return 0;
 }
 
-/* The lockdown mode in force, from "none [integrity] confidentiality". */
+/*
+ * The lockdown mode in force, from "none [integrity] confidentiality";
+ * "?" when securityfs, which shows it, is not mounted.
+ */
 static char *tpstat_lockdown(void)
 {
 	char line[256], *open, *close;
 	FILE *f = fopen(LOCKDOWN, "re");
 
 	if (!f)
-		return NULL;
+		return tpstat_strdup("?");
 	open = fgets(line, sizeof(line), f) ? strchr(line, '[') : NULL;
 	fclose(f);
 	close = open ? strchr(open, ']') : NULL;
-	if (!close || !strncmp(open + 1, "none", close - open - 1))
-		return NULL;
+	if (!close)
+		return tpstat_strdup("?");
 	return tpstat_strndup(open + 1, close - open - 1);
 }
 
 void tpstat_file_error(const char *rel, int err)
 {
 	char *path = tpstat_path(rel);
+	/* Root is refused a debugfs file by lockdown only. */
 	char *mode = err == -EPERM ? tpstat_lockdown() : NULL;
 
 	if (err == -EACCES) {
 		tpstat_not_root(path);
-	} else if (mode) {
+	} else if (mode && strcmp(mode, "none") && strcmp(mode, "?")) {
 		tpstat_err("%s: refused by kernel lockdown (%s): debugfs opens no file with a write bit, even to read it; read-only files (stats, probes, the sets' tables) still work",
 			   path, mode);
-		free(mode);
+	} else if (mode && !strcmp(mode, "?")) {
+		tpstat_err("%s: %s: under kernel lockdown debugfs refuses files with a write bit (securityfs on /sys/kernel/security would say which mode)",
+			   path, strerror(-err));
 	} else {
 		tpstat_err("%s: %s", path, strerror(-err));
 	}
+	free(mode);
 	free(path);
 }
 
