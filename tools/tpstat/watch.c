@@ -352,7 +352,7 @@ int tpstat_watch(int argc, char **argv)
 			break;
 		case 'n':
 			if (!tpstat_parse_number(optarg, &count) || count < 1 ||
-			    count != (unsigned long long)count)
+			    count > 1e15 || count != (unsigned long long)count)
 				return tpstat_usage_error(argv[0],
 							  "-n takes a count of 1 or more, not '%s'",
 							  optarg);
