@@ -7,6 +7,8 @@
 # make bench      cost per event against an empty probe, ftrace, perf and BPF
 # make install    install the modules for KDIR (then modprobe works)
 # make deb        tpstat-dkms_<version>_all.deb, the modules as DKMS builds them
+# make tools      the tpstat command, tools/tpstat/tpstat, linked statically
+# make install-tools  tpstat and its man page, tpstat.8, under PREFIX
 
 # The running kernel's build tree if it has one, else the newest installed.
 KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
@@ -28,6 +30,12 @@ kernels:
 	. scripts/lib.sh && for k in $$(tpstat_installed_kernels); do \
 		scripts/build-kernel $$k || exit 1; done
 
+tools:
+	$(MAKE) -C tools/tpstat
+
+install-tools:
+	$(MAKE) -C tools/tpstat install
+
 check:
 	scripts/check
 
@@ -42,6 +50,7 @@ deb:
 
 clean:
 	test -z "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(MAKE) -C tools/tpstat clean
 	rm -rf build tpstat-dkms_*.deb
 
-.PHONY: all modules install kernels check demo bench deb clean
+.PHONY: all modules install kernels tools install-tools check demo bench deb clean

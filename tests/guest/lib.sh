@@ -13,16 +13,17 @@ plan() { echo "# plan $T $1"; }
 pass() { echo "ok - $T: $1"; }
 fail() { echo "not ok - $T: $1"; }
 
-# check DESC COMMAND...: passes if the command succeeds.
+# check DESC COMMAND...: passes if the command succeeds. Each of these
+# returns 1 when it fails, for a test that says more then.
 check() {
 	desc=$1
 	shift
-	if "$@"; then pass "$desc"; else fail "$desc"; fi
+	if "$@"; then pass "$desc"; else fail "$desc"; return 1; fi
 }
 
 # is DESC GOT WANT
 is() {
-	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1 (got '$2', want '$3')"; fi
+	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1 (got '$2', want '$3')"; return 1; fi
 }
 
 # within DESC GOT LOW HIGH: LOW <= GOT <= HIGH
@@ -31,6 +32,7 @@ within() {
 		pass "$1"
 	else
 		fail "$1 (got '$2', want $3 to $4)"
+		return 1
 	fi
 }
 
@@ -63,6 +65,14 @@ state_of() {
 }
 
 fire() { echo "$1" > "$FIRE"; }
+
+# for_host FILE: FILE goes to the host, printed after the TAP copy
+# (run-tests); the host finds it in the guest's log by its name.
+HOST_FILES=/tmp/host
+for_host() {
+	mkdir -p $HOST_FILES
+	cp "$1" $HOST_FILES/
+}
 
 # Fires N events from CPU C.
 fire_on() { taskset -c "$1" sh -c "echo $2 > $FIRE"; }

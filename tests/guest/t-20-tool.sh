@@ -1,0 +1,205 @@
+# SPDX-License-Identifier: GPL-2.0
+# The tpstat command (tools/tpstat/): its errors with tpstat not loaded,
+# with debugfs unmounted (in a mount namespace of its own) and as a user
+# that is not root; list and show against the files they read; watch's
+# rates against a rate driven on purpose, and a reset in the middle of a
+# watch; the export of every set, which goes to the host for promtool and
+# node_exporter (scripts/check-export).
+
+plan 33
+
+TOOL=/payload/bin/tpstat
+
+# run ARGS...: "STATUS OUTPUT" of the tool, stderr included.
+run() {
+	out=$("$TOOL" "$@" 2>&1)
+	echo "$? $out"
+}
+
+# Before tpstat is loaded.
+is "not loaded: one line, exit 1" "$(run list)" \
+	"1 tpstat: tpstat is not loaded (no /sys/kernel/debug/tpstat): modprobe tpstat, or insmod core/tpstat.ko"
+out=$(unshare -m sh -c "umount -l /sys/kernel/debug && $TOOL list" 2>&1)
+is "debugfs unmounted in a mount namespace: one line, exit 1" "$? $out" \
+	"1 tpstat: debugfs is not mounted on /sys/kernel/debug: mount -t debugfs none /sys/kernel/debug"
+check "debugfs is still mounted outside that namespace" \
+	grep -q ' /sys/kernel/debug debugfs ' /proc/mounts
+
+load tpstat
+load tpstat_test_tp
+load tpstat_test_probe
+load tpstat_test_tasks
+load tpstat_count tracepoints=sched_switch,kmalloc
+load tpstat_irq
+load tpstat_sched
+load tpstat_kmem
+check "every set loads" [ "$(ls -d $TP/*/ | wc -l)" -eq 6 ]
+
+is "--version: the modules' version" "$(run --version)" "0 tpstat $(cat $TP/version)"
+# /payload is root's only: nobody runs a copy.
+cp $TOOL /tmp/tpstat-nobody
+chmod 755 /tmp/tpstat-nobody
+out=$(/payload/bin/run-as 65534 /tmp/tpstat-nobody list 2>&1)
+is "not root: one line, exit 1" "$? $out" \
+	"1 tpstat: /sys/kernel/debug/tpstat: permission denied: tpstat's files are root's only; run tpstat as root"
+is "an unknown set: one line, exit 1" "$(run show nope)" \
+	"1 tpstat: no set 'nope' is loaded (tpstat list names them)"
+is "an unknown file: one line, exit 1" "$(run show test nope)" \
+	"1 tpstat: test has no file 'nope' (its files: enable hist reset stats table)"
+
+fire 100
+# list: the first line from version and memory, then a line per directory.
+$TOOL list > /tmp/list
+total=$(awk '$1 == "total" { print $2 }' $TP/memory)
+is "list: version, sets and memory first" "$(head -n 1 /tmp/list)" \
+	"tpstat $(cat $TP/version): 6 sets loaded, $total bytes of aggregation data"
+is "list: a line per set, as the directories" \
+	"$(tail -n +3 /tmp/list | awk '{ print $1 }' | tr '\n' ' ')" \
+	"$(for d in $TP/*/; do basename $d; done | tr '\n' ' ')"
+is "list: the test set's state, probes by state (the one not attached named) and files" \
+	"$(awk '$1 == "test" { $3 = "T"; print }' /tmp/list)" \
+	"test enabled T s 2 attached, 1 missing: tpstat_test_absent hist table"
+is "list: count's state after its enable file says 0" \
+	"$(echo 0 > $TP/count/enable; $TOOL list count | awk '$1 == "count" { print $2 }')" \
+	disabled
+echo 1 > $TP/count/enable
+# list -v: each probe's row, as the probes file has it.
+is "list -v: the test set's probes, as the probes file" \
+	"$($TOOL list -v test | awk 'NR > 3 { print $1, $2, $3, $5 }')" \
+	"$(awk '$1 == "test" { print $2, $3, $4, $5 }' $TP/probes)"
+
+# show: as cat, but for the time since the reset, which moves.
+mask() { sed 's/: [0-9.]* s since reset$/: T s since reset/'; }
+is "show SET FILE: the file, as cat shows it" \
+	"$($TOOL show test hist | mask)" "$(mask < $TP/test/hist)"
+is "show SET: its read-only files but stats" \
+	"$($TOOL show test | mask)" "$( (cat $TP/test/hist; echo; cat $TP/test/table) | mask)"
+
+# watch_col OUTPUT GROUP COLUMN: the column's values, one per line of
+# rates. The group is the name in dashes over the column in the header's
+# first line; a line of rates has a field per column, in their order; the
+# keyed tables under it (a title "  NAME by KEYS", then rows) do not count.
+watch_col() {
+	awk -v group="$2" -v column="$3" '
+	function spans(s, start, end, name,   n, pos) {
+		n = 0
+		pos = 0
+		while (match(s, /[^ ]+/)) {
+			n++
+			start[n] = pos + RSTART
+			end[n] = pos + RSTART + RLENGTH - 1
+			name[n] = substr(s, RSTART, RLENGTH)
+			pos += RSTART + RLENGTH - 1
+			s = substr(s, RSTART + RLENGTH)
+		}
+		return n
+	}
+	/^ -/ { top = $0; table = 0; getline
+		if (want != "")
+			next
+		ng = spans(top, gs, ge, gn)
+		nc = spans($0, cs, ce, cn)
+		for (c = 1; c <= nc; c++)
+			for (g = 1; g <= ng; g++) {
+				name = gn[g]
+				gsub(/^-+|-+$/, "", name)
+				if (ce[c] >= gs[g] && ce[c] <= ge[g] && name == group &&
+				    cn[c] == column)
+					want = c
+			}
+		next
+	}
+	/^  [^ ].* by / { table = 1 }
+	!table && /^ *[0-9-]/ && want != "" { print $want }' "$1"
+}
+
+# watch's rates against a rate driven on purpose. fire-rate writes 100 to
+# the fire file every T = 0.1 s at fixed deadlines: R = 1000 events/s, no
+# write lost to a late one. Between two readings L seconds apart lie L/T
+# deadlines, give or take one at each edge, and a burst may fall on the
+# other side of an edge by its wake-up latency (under T here): the
+# interval holds L/T - 2 to L/T + 2 bursts, and since watch divides by L
+# itself (the kernel's time between its readings), each rate lies within
+# R +- 2 * 100 / L. watch reads at fixed deadlines 1 s apart, each late by
+# its own wake-up latency (under 0.2 s here), so L is 0.8 s or more:
+# 750 to 1250.
+driven() {
+	/payload/bin/fire-rate $FIRE 100 100 "$1" > /dev/null &
+	driver=$!
+	# Its first writes before watch's first reading.
+	sleep 0.5
+}
+driven 50
+$TOOL watch -i 1 -n 3 test > /tmp/watch 2>&1
+kill $driver
+wait $driver 2>/dev/null
+hits=$(watch_col /tmp/watch tpstat_test_fire hits | tr '\n' ' ')
+counts=$(watch_col /tmp/watch hist count | tr '\n' ' ')
+good=1
+is "watch -i 1 -n 3: three lines" "$(echo $hits | wc -w)" 3 || good=0
+for i in 1 2 3; do
+	within "watch: the fire probe's hits per second, line $i, 1000 driven" \
+		"$(echo $hits | cut -d ' ' -f $i)" 750 1250 || good=0
+done
+is "watch: none dropped" \
+	"$(watch_col /tmp/watch tpstat_test_fire dropped | tr '\n' ' ')" "0 0 0 " || good=0
+for i in 1 2 3; do
+	within "watch: the histogram's count per second, line $i, 1000 driven" \
+		"$(echo $counts | cut -d ' ' -f $i)" 750 1250 || good=0
+done
+# The comm table under each line: the driver's row first, at its rate.
+rows=$(awk '/^  wtable by comm/ { getline; getline; print $2, $1 }' /tmp/watch)
+is "watch: the driver's command tops the comm table under each line, 750 to 1250" \
+	"$(echo "$rows" | awk '$1 == "fire-rate" && $2 >= 750 && $2 <= 1250' | wc -l)" 3 ||
+	good=0
+[ $good -eq 1 ] || sed 's/^/# /' /tmp/watch
+
+# A reset half-way through the second of three intervals (any of the
+# three will do, should the guest stall): the line over it has rates over
+# the time since the reset, S seconds, and a line under it says so. The
+# events in them, rate * S, are S/T - 2 to S/T + 2 bursts of 100, as above.
+driven 50
+$TOOL watch -i 1 -n 3 -t 0 test > /tmp/watch 2>&1 &
+watcher=$!
+sleep 1.5
+echo 1 > $TP/test/reset
+wait $watcher
+kill $driver
+wait $driver 2>/dev/null
+good=1
+is "watch: a reset is said once" \
+	"$(grep -c '^# test was reset [0-9.]* s before this line: these rates are over that time$' /tmp/watch)" \
+	1 || good=0
+check "watch: no rate is negative, none shown as -" \
+	[ -z "$(watch_col /tmp/watch tpstat_test_fire hits | grep -e -)" ] || good=0
+since=$(sed -n 's/^# test was reset \([0-9.]*\) s before.*/\1/p' /tmp/watch)
+# The line over the note: its rank among the lines of rates.
+line=$(awk '/^# test was reset/ { print n; exit } /^ *[0-9-]/ { n++ }' /tmp/watch)
+rate=$(watch_col /tmp/watch tpstat_test_fire hits | sed -n "${line:-0}p")
+check "watch: after the reset, $rate/s over $since s: 100 per 0.1 s, +-2 bursts" \
+	awk -v r="$rate" -v s="$since" 'BEGIN {
+		e = r * s
+		exit !(s > 0 && e >= (s / 0.1 - 2) * 100 && e <= (s / 0.1 + 2) * 100)
+	}' || good=0
+[ $good -eq 1 ] || sed 's/^/# /' /tmp/watch
+
+# The export of every set, left for the host's checks; none of its lines
+# escapes the tool's description of the sets tpstat ships.
+rm -f /tmp/tpstat.prom*
+out=$($TOOL export --prometheus -o /tmp/tpstat.prom 2>&1)
+is "export -o: exit 0, no warning" "$? $out" "0 "
+is "export -o: mode 0644, no temporary file left" \
+	"$(stat -c %a /tmp/tpstat.prom) $(ls /tmp/tpstat.prom* | wc -l)" "644 1"
+is "export: every line of every set described, none untyped" \
+	"$(grep -c '^# TYPE .* untyped$' /tmp/tpstat.prom)" 0
+# The test set moves only when fired: its stats and the export agree.
+is "export: the fire probe's hits as in stats" \
+	"$(grep '^tpstat_test_hits_total{tracepoint="tpstat_test_fire"} ' /tmp/tpstat.prom)" \
+	"tpstat_test_hits_total{tracepoint=\"tpstat_test_fire\"} $(stat_of test tpstat_test_fire.hits)"
+is "export: the histogram's sum and count as in stats" \
+	"$(grep -E '^tpstat_test_hist_(count|sum) ' /tmp/tpstat.prom | tr '\n' ' ')" \
+	"tpstat_test_hist_sum $(stat_of test hist.sum) tpstat_test_hist_count $(stat_of test hist.count) "
+for_host /tmp/tpstat.prom
+out=$($TOOL export --json -o /tmp/tpstat.json 2>&1)
+is "export --json -o: exit 0, no warning" "$? $out" "0 "
+for_host /tmp/tpstat.json

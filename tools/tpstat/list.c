@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tpstat list: a line per loaded set, from the probes file and the set's
+ * directory, so that all of them fit on one screen: whether its probes
+ * are attached, how long since its reset, how many probes are in each
+ * state (naming those not attached, which are the news), and its files.
+ * Only read-only files are read, so it works under lockdown too.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tpstat.h"
+
+static const char tpstat_list_usage[] =
+	"usage: tpstat list [-v] [SET]...\n"
+	"\n"
+	"A line per loaded set (or per SET): whether its probes are attached,\n"
+	"the time since its last reset, its probes by state, naming those that\n"
+	"are not attached, and its files besides enable, reset and stats.\n"
+	"\n"
+	"  -v, --verbose   each probe too: tracepoint, state, hits, dropped\n";
+
+#define STATES_MAX	8
+
+/* "7 attached" or "2 attached, 1 missing: tpstat_test_absent". */
+static void probe_summary(struct tpstat_buf *b, const struct tpstat_probes *probes,
+			  const char *set)
+{
+	const char *states[STATES_MAX] = { "attached" };
+	size_t counts[STATES_MAX] = { 0 }, nr_states = 1, i, s, named;
+
+	for (i = 0; i < probes->nr; i++) {
+		if (strcmp(probes->p[i].set, set))
+			continue;
+		for (s = 0; s < nr_states; s++)
+			if (!strcmp(states[s], probes->p[i].state))
+				break;
+		if (s == nr_states && nr_states < STATES_MAX)
+			states[nr_states++] = probes->p[i].state;
+		if (s < nr_states)
+			counts[s]++;
+	}
+	for (s = 0; s < nr_states; s++) {
+		if (!counts[s])
+			continue;
+		tpstat_buf_printf(b, "%s%zu %s", b->len ? ", " : "", counts[s],
+				  states[s]);
+		/* The probes that are not attached are what to look into. */
+		for (named = 0, i = 0; s && i < probes->nr && named < 3; i++) {
+			if (strcmp(probes->p[i].set, set) ||
+			    strcmp(probes->p[i].state, states[s]))
+				continue;
+			tpstat_buf_printf(b, "%s%s", named++ ? " " : ": ",
+					  probes->p[i].tracepoint);
+		}
+		if (s && counts[s] > named)
+			tpstat_buf_add(b, " ...", 4);
+	}
+	if (!b->len)
+		tpstat_buf_printf(b, "no probes");
+}
+
+/* A set's own files, those every set has left out. */
+static void own_files(struct tpstat_buf *b, const char *set)
+{
+	struct tpstat_file *files;
+	size_t i, nr;
+
+	if (tpstat_set_files(set, &files, &nr))
+		return;
+	for (i = 0; i < nr; i++)
+		if (strcmp(files[i].name, "enable") && strcmp(files[i].name, "reset") &&
+		    strcmp(files[i].name, "stats"))
+			tpstat_buf_printf(b, "%s%s", b->len ? " " : "", files[i].name);
+	tpstat_free_files(files, nr);
+}
+
+static void list_set(const char *set, int width, const struct tpstat_probes *probes,
+		     bool verbose)
+{
+	struct tpstat_buf summary = { 0 }, files = { 0 }, since = { 0 };
+	const char *state = "?";
+	struct tpstat_stats stats;
+	size_t i;
+
+	if (!tpstat_read_stats(set, &stats)) {
+		for (i = 0; i < stats.nr; i++)
+			if (!strcmp(stats.lines[i].name, "enabled"))
+				state = stats.lines[i].value ? "enabled" : "disabled";
+		if (stats.has_since_reset)
+			tpstat_buf_printf(&since, "%.1f s", stats.since_reset_ns / 1e9);
+		tpstat_free_stats(&stats);
+	}
+	probe_summary(&summary, probes, set);
+	own_files(&files, set);
+	printf("%-*s %-8s %12s  %-32s %s\n", width, set, state,
+	       since.s ? since.s : "?", summary.s, files.s ? files.s : "");
+	for (i = 0; verbose && i < probes->nr; i++)
+		if (!strcmp(probes->p[i].set, set))
+			printf("    %-32s %-9s %14llu hits %10llu dropped\n",
+			       probes->p[i].tracepoint, probes->p[i].state,
+			       probes->p[i].hits, probes->p[i].dropped);
+	tpstat_buf_free(&summary);
+	tpstat_buf_free(&files);
+	tpstat_buf_free(&since);
+}
+
+/* The first line: the core's version, the sets, the memory they hold. */
+static void list_header(size_t nr)
+{
+	char *version = NULL, *memory = NULL, *total;
+	unsigned long long bytes = 0;
+	size_t len;
+
+	if (!tpstat_read("version", &version, &len))
+		version[strcspn(version, "\n")] = '\0';
+	if (!tpstat_read("memory", &memory, &len)) {
+		total = strstr(memory, "\ntotal ");
+		if (total)
+			bytes = strtoull(total + 7, NULL, 10);
+	}
+	printf("tpstat %s: %zu set%s loaded, %llu bytes of aggregation data\n",
+	       version ? version : "?", nr, nr == 1 ? "" : "s", bytes);
+	free(version);
+	free(memory);
+}
+
+int tpstat_list(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct tpstat_probes probes;
+	bool verbose = false;
+	char **names;
+	size_t i, nr;
+	int width = 10, a;
+
+	while (tpstat_getopt(argc, argv, tpstat_list_usage, ":hv", longopts) != -1)
+		verbose = true;
+	if (tpstat_check_root())
+		return 1;
+	for (a = optind; a < argc; a++) {
+		if (!tpstat_set_exists(argv[a])) {
+			tpstat_err("no set '%s' is loaded (tpstat list names them)", argv[a]);
+			return 1;
+		}
+	}
+	if (tpstat_set_names(&names, &nr))
+		return 1;
+	if (tpstat_read_probes(&probes)) {
+		tpstat_free_names(names, nr);
+		return 1;
+	}
+	for (i = 0; i < nr; i++)
+		if ((int)strlen(names[i]) > width)
+			width = strlen(names[i]);
+	list_header(nr);
+	if (nr)
+		printf("%-*s %-8s %12s  %-32s %s\n", width, "SET", "STATE",
+		       "SINCE RESET", "PROBES", "FILES");
+	else
+		printf("no set is loaded: %s\n",
+		       "modprobe tpstat_irq, tpstat_sched, tpstat_kmem or tpstat_count");
+	for (i = 0; i < nr; i++) {
+		bool wanted = optind >= argc;
+
+		for (a = optind; a < argc; a++)
+			wanted |= !strcmp(argv[a], names[i]);
+		if (wanted)
+			list_set(names[i], width, &probes, verbose);
+	}
+	tpstat_free_probes(&probes);
+	tpstat_free_names(names, nr);
+	return 0;
+}

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tpstat(8): the loaded probe sets, their files, their counters as rates,
+ * and all of it for Prometheus or as JSON, from the files tpstat's modules
+ * keep under /sys/kernel/debug/tpstat/. Only libc: it is linked statically
+ * to run in a bare initramfs.
+ *
+ * A command is a row of tpstat_commands and a file of its own that parses
+ * its options (tpstat_getopt()) and returns the exit status; what commands
+ * share lives in debugfs.c (finding and reading files), stats.c (a stats
+ * file's lines), schema.c (what each line is) and sample.c (counters read
+ * at intervals, and their rates, for watch and whatever counts over time).
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tpstat.h"
+
+struct tpstat_command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct tpstat_command tpstat_commands[] = {
+	{ "list", tpstat_list, "the loaded sets, their probes and states (the default)" },
+	{ "show", tpstat_show, "a set's files, as cat shows them" },
+	{ "watch", tpstat_watch, "a set's counters as rates per second, one line per interval" },
+	{ "export", tpstat_export, "every set's stats for Prometheus, or as JSON" },
+};
+
+static void tpstat_main_usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: tpstat [COMMAND [OPTION]... [ARG]...]\n"
+		"\n"
+		"Reads the counters tpstat's modules keep in %s/tpstat/.\n"
+		"\n"
+		"commands:\n", tpstat_debugfs());
+	for (i = 0; i < ARRAY_SIZE(tpstat_commands); i++)
+		fprintf(f, "  %-8s %s\n", tpstat_commands[i].name,
+			tpstat_commands[i].summary);
+	fputs("\n"
+	      "tpstat COMMAND --help says more of each, as does tpstat(8).\n"
+	      "TPSTAT_DEBUGFS names another debugfs mount (default /sys/kernel/debug).\n"
+	      "Exit status: 0, or 1 after one line on stderr saying what went wrong.\n",
+	      f);
+}
+
+int tpstat_getopt(int argc, char **argv, const char *usage,
+		  const char *shortopts, const struct option *longopts)
+{
+	int c, i;
+
+	opterr = 0;
+	for (;;) {
+		c = getopt_long(argc, argv, shortopts, longopts, NULL);
+		if (c != 'h')
+			break;
+		fputs(usage, stdout);
+		exit(0);
+	}
+	if (c != '?' && c != ':')
+		return c;
+	/* The option as given: "-x", "--bogus" or "-i" lacking its value. */
+	i = optind - 1;
+	if (optopt)
+		tpstat_usage_error(argv[0], "%s -%c", c == ':' ?
+				   "missing the value of" : "unknown option",
+				   optopt);
+	else
+		tpstat_usage_error(argv[0], "unknown option %s", argv[i]);
+	exit(1);
+}
+
+int main(int argc, char **argv)
+{
+	char *args[3];
+	size_t i;
+
+	/* From here on argv[0] is the command, as getopt wants it. */
+	if (argc < 2) {
+		args[0] = "list";
+		args[1] = NULL;
+		argc = 1;
+		argv = args;
+	} else {
+		argc--;
+		argv++;
+	}
+	if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
+		tpstat_main_usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[0], "--version") || !strcmp(argv[0], "-V")) {
+		printf("tpstat %s\n", TPSTAT_VERSION);
+		return 0;
+	}
+	/* "tpstat help CMD" is "tpstat CMD --help". */
+	if (!strcmp(argv[0], "help")) {
+		if (argc < 2) {
+			tpstat_main_usage(stdout);
+			return 0;
+		}
+		args[0] = argv[1];
+		args[1] = "--help";
+		args[2] = NULL;
+		argc = 2;
+		argv = args;
+	}
+	for (i = 0; i < ARRAY_SIZE(tpstat_commands); i++)
+		if (!strcmp(argv[0], tpstat_commands[i].name))
+			return tpstat_commands[i].run(argc, argv);
+	tpstat_err("no command '%s' (tpstat --help lists them)", argv[0]);
+	return 1;
+}

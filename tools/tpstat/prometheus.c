@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Every set's stats in Prometheus' text format: a metric family per kind
+ * of line (schema.c), tpstat_<set>_<metric>, with the keys of a line's name
+ * as labels. Counters end in _total; histograms get cumulative buckets,
+ * _sum and _count, and their min, max and percentiles, which a Prometheus
+ * histogram cannot hold, come as gauges of their own (_min, _max, _p50,
+ * _p90, _p99). Nanoseconds are written as seconds, exactly, the unit
+ * Prometheus names want. Each family's lines are written together, its
+ * HELP and TYPE first, as the format requires.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tpstat.h"
+
+struct bucket {
+	unsigned long long low, high, n;
+};
+
+struct series {
+	/* Its labels, as they go between braces: a="x",b="y". */
+	char *labels;
+	/* A histogram's lines are gathered by the prefix they share. */
+	char *prefix;
+	unsigned long long value;
+	unsigned long long hist[TPSTAT_HIST_P99 + 1];
+	struct bucket *buckets;
+	size_t nr_buckets;
+	/* A second line that gives the same series is left out. */
+	bool duplicate;
+};
+
+struct family {
+	char *name;
+	char *help;
+	enum tpstat_kind kind;
+	enum tpstat_unit unit;
+	struct series *series;
+	size_t nr;
+};
+
+struct exposition {
+	struct family *f;
+	size_t nr;
+};
+
+static const char *const tpstat_types[] = {
+	[TPSTAT_COUNTER] = "counter",
+	[TPSTAT_GAUGE] = "gauge",
+	[TPSTAT_HIST] = "histogram",
+	[TPSTAT_UNTYPED] = "untyped",
+};
+
+#define VALUE_MAX	32
+
+/* @value in its unit: nanoseconds as exact decimal seconds. */
+static const char *format_value(char *buf, unsigned long long value,
+				enum tpstat_unit unit)
+{
+	size_t len;
+
+	if (unit != TPSTAT_UNIT_NS) {
+		snprintf(buf, VALUE_MAX, "%llu", value);
+		return buf;
+	}
+	snprintf(buf, VALUE_MAX, "%llu.%09llu", value / 1000000000ULL,
+		 value % 1000000000ULL);
+	/* 1.5, not 1.500000000; 2, not 2.000000000. */
+	len = strlen(buf);
+	while (buf[len - 1] == '0')
+		len--;
+	if (buf[len - 1] == '.')
+		len--;
+	buf[len] = '\0';
+	return buf;
+}
+
+static struct family *find_family(struct exposition *e, const char *name)
+{
+	size_t i;
+
+	for (i = e->nr; i-- > 0;)
+		if (!strcmp(e->f[i].name, name))
+			return &e->f[i];
+	return NULL;
+}
+
+static struct series *add_series(struct family *fam, const char *labels)
+{
+	struct series *s;
+
+	fam->series = tpstat_realloc(fam->series, (fam->nr + 1) * sizeof(*s));
+	s = &fam->series[fam->nr++];
+	memset(s, 0, sizeof(*s));
+	s->labels = tpstat_strdup(labels);
+	return s;
+}
+
+/* The family of a line, made on its first line; NULL on a conflict. */
+static struct family *family_of(struct exposition *e, const char *set,
+				const char *stat, const struct tpstat_meaning *m)
+{
+	struct tpstat_buf name = { 0 }, help = { 0 };
+	struct family *fam;
+
+	tpstat_buf_add(&name, "tpstat_", 7);
+	tpstat_sanitize(&name, set, strlen(set));
+	tpstat_buf_printf(&name, "_%s%s", m->metric,
+			  m->kind == TPSTAT_COUNTER ? "_total" : "");
+	fam = find_family(e, name.s);
+	if (fam) {
+		tpstat_buf_free(&name);
+		if (fam->kind == m->kind && fam->unit == m->unit)
+			return fam;
+		tpstat_err("%s/stats: %s would be %s, already a %s: left out", set,
+			   stat, fam->name, tpstat_types[fam->kind]);
+		return NULL;
+	}
+	e->f = tpstat_realloc(e->f, (e->nr + 1) * sizeof(*e->f));
+	fam = &e->f[e->nr++];
+	memset(fam, 0, sizeof(*fam));
+	fam->name = name.s;
+	fam->kind = m->kind;
+	fam->unit = m->unit;
+	if (m->help)
+		tpstat_buf_printf(&help, "%s", m->help);
+	else if (m->kind == TPSTAT_HIST)
+		tpstat_buf_printf(&help, "%s/stats histogram %.*s", set,
+				  (int)m->prefix_len, stat);
+	else
+		tpstat_buf_printf(&help, "%s/stats line %s", set, stat);
+	if (m->unit == TPSTAT_UNIT_NS)
+		tpstat_buf_printf(&help, ", in seconds");
+	else if (m->unit == TPSTAT_UNIT_BYTES)
+		tpstat_buf_printf(&help, ", in bytes");
+	fam->help = help.s;
+	return fam;
+}
+
+/* 'a="x",b="y"', escaped. */
+static char *render_labels(const struct tpstat_meaning *m)
+{
+	struct tpstat_buf b = { 0 };
+	unsigned int i;
+
+	tpstat_buf_add(&b, "", 0);
+	for (i = 0; i < m->nr_labels; i++) {
+		tpstat_buf_printf(&b, "%s%s=\"", i ? "," : "", m->labels[i].name);
+		tpstat_escape(&b, m->labels[i].value, TPSTAT_ESCAPE_LABEL);
+		tpstat_buf_add(&b, "\"", 1);
+	}
+	return b.s;
+}
+
+static void add_line(struct exposition *e, const char *set,
+		     const struct tpstat_line *l, const struct tpstat_meaning *m)
+{
+	struct family *fam = family_of(e, set, l->name, m);
+	struct series *s = NULL;
+	char *labels;
+	size_t i;
+
+	if (!fam)
+		return;
+	labels = render_labels(m);
+	if (m->kind != TPSTAT_HIST) {
+		add_series(fam, labels)->value = l->value;
+		free(labels);
+		return;
+	}
+	/* A histogram's lines come together: its series is the last one. */
+	for (i = fam->nr; i-- > 0;) {
+		const char *p = fam->series[i].prefix;
+
+		if (strlen(p) == m->prefix_len && !strncmp(p, l->name, m->prefix_len)) {
+			s = &fam->series[i];
+			break;
+		}
+	}
+	if (!s) {
+		s = add_series(fam, labels);
+		s->prefix = tpstat_strndup(l->name, m->prefix_len);
+	}
+	free(labels);
+	if (m->part != TPSTAT_HIST_BUCKET) {
+		s->hist[m->part] = l->value;
+		return;
+	}
+	s->buckets = tpstat_realloc(s->buckets, (s->nr_buckets + 1) * sizeof(*s->buckets));
+	s->buckets[s->nr_buckets].low = m->bucket_low;
+	s->buckets[s->nr_buckets].high = m->bucket_high;
+	s->buckets[s->nr_buckets++].n = l->value;
+}
+
+static int add_set(struct exposition *e, const char *set,
+		   const struct tpstat_probes *probes)
+{
+	struct tpstat_meaning *m;
+	struct tpstat_stats stats;
+	size_t i;
+	int err;
+
+	err = tpstat_read_stats(set, &stats);
+	if (err == -ENOENT) {
+		/* Unloaded since the sets were listed: not an error. */
+		tpstat_err("%s was unloaded while being read: left out", set);
+		return 0;
+	}
+	if (err) {
+		struct tpstat_buf rel = { 0 };
+
+		tpstat_buf_printf(&rel, "%s/stats", set);
+		tpstat_file_error(rel.s, err);
+		tpstat_buf_free(&rel);
+		return -1;
+	}
+	if (stats.malformed)
+		tpstat_err("%s/stats: %zu line%s not \"name value\", left out",
+			   set, stats.malformed, stats.malformed == 1 ? "" : "s");
+	m = tpstat_alloc((stats.nr + 1) * sizeof(*m));
+	tpstat_describe(&stats, probes, m);
+	if (tpstat_merge_duplicates(&stats, m))
+		tpstat_err("%s/stats: lines of one name that cannot be added: the first is kept",
+			   set);
+	for (i = 0; i < stats.nr; i++)
+		add_line(e, set, &stats.lines[i], &m[i]);
+	tpstat_free_meanings(m, stats.nr);
+	free(m);
+	tpstat_free_stats(&stats);
+	return 0;
+}
+
+static const struct series *sort_series;
+
+static int cmp_labels(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(sort_series[x].labels, sort_series[y].labels);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+/* Marks the second and later series with the same labels, and says so. */
+static void find_duplicates(struct family *fam)
+{
+	size_t *order = tpstat_alloc((fam->nr + 1) * sizeof(*order));
+	size_t i;
+
+	for (i = 0; i < fam->nr; i++)
+		order[i] = i;
+	sort_series = fam->series;
+	qsort(order, fam->nr, sizeof(*order), cmp_labels);
+	for (i = 1; i < fam->nr; i++) {
+		struct series *s = &fam->series[order[i]];
+
+		if (strcmp(s->labels, fam->series[order[i - 1]].labels))
+			continue;
+		s->duplicate = true;
+		tpstat_err("two stats lines are %s{%s}: the second is left out",
+			   fam->name, s->labels);
+	}
+	free(order);
+}
+
+static int cmp_ull(const void *a, const void *b)
+{
+	unsigned long long x = *(const unsigned long long *)a;
+	unsigned long long y = *(const unsigned long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The family's upper bounds: every bucket's of every series, so that all
+ * series share one layout and can be summed by le, and one below the
+ * lowest bucket, where the count is still 0.
+ */
+static unsigned long long *bounds_of(const struct family *fam, size_t *nr)
+{
+	unsigned long long *b = NULL, low = ~0ULL;
+	size_t i, j, n = 0, out;
+
+	for (i = 0; i < fam->nr; i++) {
+		const struct series *s = &fam->series[i];
+
+		b = tpstat_realloc(b, (n + s->nr_buckets + 1) * sizeof(*b));
+		for (j = 0; j < s->nr_buckets; j++) {
+			b[n++] = s->buckets[j].high;
+			if (s->buckets[j].low < low)
+				low = s->buckets[j].low;
+		}
+	}
+	if (n && low > 0)
+		b[n++] = low - 1;
+	qsort(b, n, sizeof(*b), cmp_ull);
+	for (i = 0, out = 0; i < n; i++)
+		if (!out || b[i] != b[out - 1])
+			b[out++] = b[i];
+	*nr = out;
+	return b;
+}
+
+static void put_sample(FILE *f, const char *name, const char *suffix,
+		       const char *labels, const char *le, unsigned long long value,
+		       enum tpstat_unit unit)
+{
+	char buf[VALUE_MAX];
+
+	fprintf(f, "%s%s", name, suffix);
+	if (*labels || le)
+		fprintf(f, "{%s%s%s%s%s}", labels, *labels && le ? "," : "",
+			le ? "le=\"" : "", le ? le : "", le ? "\"" : "");
+	fprintf(f, " %s\n", format_value(buf, value, unit));
+}
+
+static void put_family_head(FILE *f, const char *name, const char *suffix,
+			    const char *help, const char *help_suffix,
+			    const char *type)
+{
+	struct tpstat_buf b = { 0 };
+
+	tpstat_escape(&b, help, TPSTAT_ESCAPE_HELP);
+	fprintf(f, "# HELP %s%s %s%s\n# TYPE %s%s %s\n", name, suffix, b.s,
+		help_suffix, name, suffix, type);
+	tpstat_buf_free(&b);
+}
+
+static void put_histogram(FILE *f, const struct family *fam)
+{
+	static const struct {
+		enum tpstat_hist_part part;
+		const char *suffix, *help;
+	} gauges[] = {
+		{ TPSTAT_HIST_MIN, "_min", ": the smallest value" },
+		{ TPSTAT_HIST_MAX, "_max", ": the largest value" },
+		{ TPSTAT_HIST_P50, "_p50", ": the median, from the buckets" },
+		{ TPSTAT_HIST_P90, "_p90", ": the 90th percentile, from the buckets" },
+		{ TPSTAT_HIST_P99, "_p99", ": the 99th percentile, from the buckets" },
+	};
+	size_t nr_bounds, i, b, j, g;
+	unsigned long long *bounds = bounds_of(fam, &nr_bounds);
+	char le[VALUE_MAX];
+
+	put_family_head(f, fam->name, "", fam->help, "", "histogram");
+	for (i = 0; i < fam->nr; i++) {
+		const struct series *s = &fam->series[i];
+		unsigned long long below = 0;
+
+		if (s->duplicate)
+			continue;
+		for (b = 0, j = 0; b < nr_bounds; b++) {
+			for (; j < s->nr_buckets && s->buckets[j].high <= bounds[b]; j++)
+				below += s->buckets[j].n;
+			put_sample(f, fam->name, "_bucket", s->labels,
+				   format_value(le, bounds[b], fam->unit), below,
+				   TPSTAT_UNIT_NONE);
+		}
+		put_sample(f, fam->name, "_bucket", s->labels, "+Inf",
+			   s->hist[TPSTAT_HIST_COUNT], TPSTAT_UNIT_NONE);
+		put_sample(f, fam->name, "_sum", s->labels, NULL,
+			   s->hist[TPSTAT_HIST_SUM], fam->unit);
+		put_sample(f, fam->name, "_count", s->labels, NULL,
+			   s->hist[TPSTAT_HIST_COUNT], TPSTAT_UNIT_NONE);
+	}
+	for (g = 0; g < sizeof(gauges) / sizeof(*gauges); g++) {
+		put_family_head(f, fam->name, gauges[g].suffix, fam->help,
+				gauges[g].help, "gauge");
+		for (i = 0; i < fam->nr; i++)
+			if (!fam->series[i].duplicate)
+				put_sample(f, fam->name, gauges[g].suffix,
+					   fam->series[i].labels, NULL,
+					   fam->series[i].hist[gauges[g].part], fam->unit);
+	}
+	free(bounds);
+}
+
+static int cmp_bucket(const void *a, const void *b)
+{
+	return cmp_ull(&((const struct bucket *)a)->high,
+		       &((const struct bucket *)b)->high);
+}
+
+static void put_family(FILE *f, struct family *fam)
+{
+	size_t i;
+
+	find_duplicates(fam);
+	if (fam->kind == TPSTAT_HIST) {
+		for (i = 0; i < fam->nr; i++)
+			qsort(fam->series[i].buckets, fam->series[i].nr_buckets,
+			      sizeof(struct bucket), cmp_bucket);
+		put_histogram(f, fam);
+		return;
+	}
+	put_family_head(f, fam->name, "", fam->help, "", tpstat_types[fam->kind]);
+	for (i = 0; i < fam->nr; i++)
+		if (!fam->series[i].duplicate)
+			put_sample(f, fam->name, "", fam->series[i].labels, NULL,
+				   fam->series[i].value, fam->unit);
+}
+
+static void free_exposition(struct exposition *e)
+{
+	size_t i, j;
+
+	for (i = 0; i < e->nr; i++) {
+		for (j = 0; j < e->f[i].nr; j++) {
+			free(e->f[i].series[j].labels);
+			free(e->f[i].series[j].prefix);
+			free(e->f[i].series[j].buckets);
+		}
+		free(e->f[i].series);
+		free(e->f[i].name);
+		free(e->f[i].help);
+	}
+	free(e->f);
+}
+
+int tpstat_export_prometheus(FILE *f, char **sets, size_t nr)
+{
+	struct exposition e = { 0 };
+	struct tpstat_probes probes;
+	size_t i;
+	int ret = 0;
+
+	if (tpstat_read_probes(&probes))
+		return -1;
+	for (i = 0; i < nr && !ret; i++)
+		ret = add_set(&e, sets[i], &probes);
+	for (i = 0; i < e.nr && !ret; i++)
+		put_family(f, &e.f[i]);
+	free_exposition(&e);
+	tpstat_free_probes(&probes);
+	return ret;
+}

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A set's counters at two moments, and how fast each went between them:
+ * what watch prints, and what a command counting over intervals needs.
+ *
+ * The time between two samples is the kernel's: the difference of the
+ * stats' since_reset_ns, taken where the counters are folded. A set reset
+ * in between shows as since_reset_ns shorter than the time since the last
+ * sample; its counters restarted from zero then, so the rates are over the
+ * time since the reset. A counter that went down without a reset (a
+ * tracepoint counted again, a row given to a new key) has no rate.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tpstat.h"
+
+static const struct tpstat_sample *sort_sample;
+
+static int cmp_line(const void *a, const void *b)
+{
+	return strcmp(sort_sample->stats.lines[*(const size_t *)a].name,
+		      sort_sample->stats.lines[*(const size_t *)b].name);
+}
+
+int tpstat_sample(const char *set, struct tpstat_sample *s, unsigned int *warned)
+{
+	struct tpstat_probes probes;
+	size_t i;
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	clock_gettime(CLOCK_MONOTONIC, &s->t);
+	err = tpstat_read_stats(set, &s->stats);
+	if (err == -ENOENT) {
+		tpstat_err("%s is not loaded any more", set);
+		return -1;
+	}
+	if (err) {
+		struct tpstat_buf rel = { 0 };
+
+		tpstat_buf_printf(&rel, "%s/stats", set);
+		tpstat_file_error(rel.s, err);
+		tpstat_buf_free(&rel);
+		return -1;
+	}
+	if (s->stats.malformed && !(*warned & TPSTAT_WARNED_MALFORMED)) {
+		tpstat_err("%s/stats: %zu line%s not \"name value\", left out",
+			   set, s->stats.malformed, s->stats.malformed == 1 ? "" : "s");
+		*warned |= TPSTAT_WARNED_MALFORMED;
+	}
+	/* The probes name the set's tracepoints; without them, no labels. */
+	if (tpstat_read_probes(&probes))
+		memset(&probes, 0, sizeof(probes));
+	s->m = tpstat_alloc((s->stats.nr + 1) * sizeof(*s->m));
+	tpstat_describe(&s->stats, &probes, s->m);
+	tpstat_free_probes(&probes);
+	if (tpstat_merge_duplicates(&s->stats, s->m) &&
+	    !(*warned & TPSTAT_WARNED_DUPLICATE)) {
+		tpstat_err("%s/stats: lines of one name that cannot be added: the first is shown",
+			   set);
+		*warned |= TPSTAT_WARNED_DUPLICATE;
+	}
+	s->by_name = tpstat_alloc((s->stats.nr + 1) * sizeof(*s->by_name));
+	for (i = 0; i < s->stats.nr; i++)
+		s->by_name[i] = i;
+	sort_sample = s;
+	qsort(s->by_name, s->stats.nr, sizeof(*s->by_name), cmp_line);
+	return 0;
+}
+
+void tpstat_free_sample(struct tpstat_sample *s)
+{
+	tpstat_free_meanings(s->m, s->stats.nr);
+	free(s->m);
+	free(s->by_name);
+	tpstat_free_stats(&s->stats);
+}
+
+/* A line of @s named @name, or NULL. */
+static const struct tpstat_line *find_line(const struct tpstat_sample *s,
+					   const char *name)
+{
+	size_t lo = 0, hi = s->stats.nr;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const struct tpstat_line *l = &s->stats.lines[s->by_name[mid]];
+		int c = strcmp(name, l->name);
+
+		if (!c)
+			return l;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+/* The time @cur covers, and whether the set was reset in it. */
+static double interval_of(const struct tpstat_sample *prev,
+			  const struct tpstat_sample *cur, bool *reset)
+{
+	double mono = (cur->t.tv_sec - prev->t.tv_sec) +
+		      (cur->t.tv_nsec - prev->t.tv_nsec) / 1e9;
+
+	*reset = false;
+	if (!cur->stats.has_since_reset || !prev->stats.has_since_reset)
+		return mono;
+	/* Reset after the last sample: less time since it than since that. */
+	if (cur->stats.since_reset_ns < mono * 1e9) {
+		*reset = true;
+		return cur->stats.since_reset_ns / 1e9;
+	}
+	if (cur->stats.since_reset_ns > prev->stats.since_reset_ns)
+		return (cur->stats.since_reset_ns - prev->stats.since_reset_ns) / 1e9;
+	return mono;
+}
+
+size_t tpstat_rates(const struct tpstat_sample *prev,
+		    const struct tpstat_sample *cur, struct tpstat_rate *r,
+		    double *dt, bool *reset, struct tpstat_buf *down_names)
+{
+	size_t i, down = 0;
+
+	*dt = interval_of(prev, cur, reset);
+	for (i = 0; i < cur->stats.nr; i++) {
+		const struct tpstat_line *l = &cur->stats.lines[i];
+		const struct tpstat_line *p = *reset ? NULL : find_line(prev, l->name);
+		/* A line new since the last sample counted from zero. */
+		unsigned long long before = p ? p->value : 0;
+
+		memset(&r[i], 0, sizeof(r[i]));
+		if (!tpstat_is_counter(&cur->m[i]))
+			continue;
+		if (l->value < before) {
+			r[i].down = true;
+			if (down++ < 3)
+				tpstat_buf_printf(down_names, "%s%s", down > 1 ? ", " : "",
+						  l->name);
+		} else if (*dt > 0) {
+			r[i].rate = (l->value - before) / *dt;
+		}
+	}
+	return down;
+}
+
+void tpstat_sleep_until(struct timespec *next, double interval)
+{
+	struct timespec now;
+	double behind;
+	long long skip;
+
+	next->tv_sec += (time_t)interval;
+	next->tv_nsec += (long)((interval - (time_t)interval) * 1e9);
+	if (next->tv_nsec >= 1000000000L) {
+		next->tv_sec++;
+		next->tv_nsec -= 1000000000L;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	behind = (now.tv_sec - next->tv_sec) + (now.tv_nsec - next->tv_nsec) / 1e9;
+	/* A sample that took longer than an interval: the next one on time. */
+	if (behind > 0) {
+		skip = (long long)(behind / interval) + 1;
+		behind = skip * interval;
+		next->tv_sec += (time_t)behind;
+		next->tv_nsec += (long)((behind - (time_t)behind) * 1e9);
+		if (next->tv_nsec >= 1000000000L) {
+			next->tv_sec++;
+			next->tv_nsec -= 1000000000L;
+		}
+	}
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next, NULL) == EINTR)
+		;
+}

@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tpstat(8): reads the files tpstat's modules keep under
+ * /sys/kernel/debug/tpstat/. Each command is a function of its own file,
+ * named in main.c's table; what they share is declared here.
+ */
+#ifndef _TPSTAT_TOOL_H
+#define _TPSTAT_TOOL_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <time.h>
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define __printf(a, b)	__attribute__((format(printf, a, b)))
+
+/* A command: argv[0] is its name, options follow. Returns the exit status. */
+int tpstat_list(int argc, char **argv);
+int tpstat_show(int argc, char **argv);
+int tpstat_watch(int argc, char **argv);
+int tpstat_export(int argc, char **argv);
+
+/*
+ * getopt_long() for a command, @shortopts starting with ':': -h and --help
+ * print @usage and exit 0, a bad option is one line on stderr and exit 1.
+ */
+int tpstat_getopt(int argc, char **argv, const char *usage,
+		  const char *shortopts, const struct option *longopts);
+
+/* "tpstat: " and one line on stderr. */
+void tpstat_err(const char *fmt, ...) __printf(1, 2);
+
+/* The command's usage on stderr after a bad option, then "try --help". */
+int tpstat_usage_error(const char *cmd, const char *fmt, ...)
+	__printf(2, 3);
+
+void *tpstat_alloc(size_t size);
+void *tpstat_realloc(void *p, size_t size);
+char *tpstat_strdup(const char *s);
+char *tpstat_strndup(const char *s, size_t n);
+
+/* A growing string. */
+struct tpstat_buf {
+	char *s;
+	size_t len, size;
+};
+
+void tpstat_buf_add(struct tpstat_buf *b, const char *s, size_t n);
+void tpstat_buf_printf(struct tpstat_buf *b, const char *fmt, ...)
+	__printf(2, 3);
+void tpstat_buf_free(struct tpstat_buf *b);
+
+/* debugfs.c: where the files are, and what keeps us from reading them. */
+
+/* The debugfs mount: $TPSTAT_DEBUGFS, else /sys/kernel/debug. */
+const char *tpstat_debugfs(void);
+
+/*
+ * Checks that tpstat's directory can be read; if not, says why on one line
+ * (not root, debugfs not mounted, tpstat not loaded) and returns -1.
+ */
+int tpstat_check_root(void);
+
+/*
+ * Reads tpstat/@rel whole into a NUL-terminated buffer. Returns 0, or a
+ * negative errno with nothing allocated; tpstat_file_error() says why.
+ */
+int tpstat_read(const char *rel, char **text, size_t *len);
+void tpstat_file_error(const char *rel, int err);
+
+/* The loaded sets' names, sorted; 0 or -1 after saying why. */
+int tpstat_set_names(char ***names, size_t *nr);
+void tpstat_free_names(char **names, size_t nr);
+bool tpstat_set_exists(const char *set);
+
+/* The files of a set's directory, sorted, each with its mode. */
+struct tpstat_file {
+	char *name;
+	unsigned int mode;
+};
+
+int tpstat_set_files(const char *set, struct tpstat_file **files, size_t *nr);
+void tpstat_free_files(struct tpstat_file *files, size_t nr);
+
+/* One row of the probes file. */
+struct tpstat_probe {
+	char *set;
+	char *tracepoint;
+	char *state;
+	unsigned long long hits, dropped;
+};
+
+struct tpstat_probes {
+	struct tpstat_probe *p;
+	size_t nr;
+};
+
+int tpstat_read_probes(struct tpstat_probes *probes);
+void tpstat_free_probes(struct tpstat_probes *probes);
+
+/* stats.c: a set's stats file, as "name value" lines. */
+
+struct tpstat_line {
+	char *name;
+	unsigned long long value;
+};
+
+struct tpstat_stats {
+	char *set;
+	struct tpstat_line *lines;
+	size_t nr;
+	/* The kernel's since_reset_ns line, if the file had one. */
+	bool has_since_reset;
+	unsigned long long since_reset_ns;
+	/* Lines that were not "name value", left out. */
+	size_t malformed;
+};
+
+/* Reads SET/stats; a negative errno as tpstat_read() does. */
+int tpstat_read_stats(const char *set, struct tpstat_stats *stats);
+/* Reads any file of "name value" lines, such as memory. */
+int tpstat_read_values(const char *rel, struct tpstat_stats *stats);
+void tpstat_free_stats(struct tpstat_stats *stats);
+
+/* schema.c: what each stats line is, for watch and export. */
+
+enum tpstat_kind {
+	TPSTAT_COUNTER,
+	TPSTAT_GAUGE,
+	TPSTAT_HIST,
+	/* A line no pattern describes: a set tpstat does not know. */
+	TPSTAT_UNTYPED,
+};
+
+enum tpstat_unit {
+	TPSTAT_UNIT_NONE,
+	/* Nanoseconds in the stats, seconds in Prometheus. */
+	TPSTAT_UNIT_NS,
+	TPSTAT_UNIT_BYTES,
+};
+
+/* The parts of a histogram's stats lines, after its prefix. */
+enum tpstat_hist_part {
+	TPSTAT_HIST_NONE,
+	TPSTAT_HIST_COUNT,
+	TPSTAT_HIST_SUM,
+	TPSTAT_HIST_MIN,
+	TPSTAT_HIST_MAX,
+	TPSTAT_HIST_P50,
+	TPSTAT_HIST_P90,
+	TPSTAT_HIST_P99,
+	TPSTAT_HIST_BUCKET,
+};
+
+#define TPSTAT_LABELS_MAX	4
+
+struct tpstat_label {
+	char *name;
+	char *value;
+};
+
+/* What one stats line is. */
+struct tpstat_meaning {
+	/* The metric, without tpstat_<set>_ and _total; owned. */
+	char *metric;
+	const char *help;
+	enum tpstat_kind kind;
+	enum tpstat_unit unit;
+	/* The keys the name holds, as labels. */
+	struct tpstat_label labels[TPSTAT_LABELS_MAX];
+	unsigned int nr_labels;
+	/* Keys other than the tracepoint: the line is a row of a table. */
+	bool keyed;
+	/* For TPSTAT_HIST: which part, the prefix, and a bucket's bounds. */
+	enum tpstat_hist_part part;
+	size_t prefix_len;
+	unsigned long long bucket_low, bucket_high;
+	/*
+	 * For watch: the table a keyed line is a row of ("site by site"),
+	 * its row and its column; else the column's group and name.
+	 */
+	char *table, *row, *column, *group;
+};
+
+/*
+ * Reads the meaning of every line of @stats into @m (an array of
+ * stats->nr), with the set's tracepoints from @probes. Free with
+ * tpstat_free_meanings().
+ */
+void tpstat_describe(const struct tpstat_stats *stats,
+		     const struct tpstat_probes *probes, struct tpstat_meaning *m);
+void tpstat_free_meanings(struct tpstat_meaning *m, size_t nr);
+
+/*
+ * Lines that share a name are one: kmem names a slab cache by its object
+ * size, so two caches of one size print the same names. Counters, and a
+ * histogram's count, sum and buckets, are added; of a min or a max the
+ * least or the most is kept; of anything else the first. Returns how many
+ * of those were left out.
+ */
+size_t tpstat_merge_duplicates(struct tpstat_stats *stats,
+			       struct tpstat_meaning *m);
+
+/* Prometheus names: [a-zA-Z_][a-zA-Z0-9_]*; ':' is kept for rules. */
+void tpstat_sanitize(struct tpstat_buf *b, const char *s, size_t n);
+
+/* What wants a string escaped: each escapes \\ and newlines, and more. */
+enum tpstat_escape {
+	/* A JSON string: " too, and control characters as \\u00XX. */
+	TPSTAT_ESCAPE_JSON,
+	/* A Prometheus label value: " too. */
+	TPSTAT_ESCAPE_LABEL,
+	/* A Prometheus HELP text. */
+	TPSTAT_ESCAPE_HELP,
+};
+
+/*
+ * Adds @s to @b as @how wants it, without quotes, and valid UTF-8: a byte
+ * that is not part of a UTF-8 sequence becomes U+FFFD.
+ */
+void tpstat_escape(struct tpstat_buf *b, const char *s, enum tpstat_escape how);
+
+/* Counters, which have rates: the count and sum of a histogram too. */
+bool tpstat_is_counter(const struct tpstat_meaning *m);
+
+/* sample.c: a set's counters at two moments, and their rates. */
+
+struct tpstat_sample {
+	struct tpstat_stats stats;
+	/* What each line is. */
+	struct tpstat_meaning *m;
+	/* CLOCK_MONOTONIC, before the stats were read. */
+	struct timespec t;
+	/* The lines by name, to find a counter's last value. */
+	size_t *by_name;
+};
+
+/* What tpstat_sample() said once, not to say it at every sample. */
+#define TPSTAT_WARNED_MALFORMED	1
+#define TPSTAT_WARNED_DUPLICATE	2
+
+/*
+ * Reads SET/stats now; 0, or -1 after saying why (the set unloaded,
+ * say). Its warnings go out once, as @warned keeps.
+ */
+int tpstat_sample(const char *set, struct tpstat_sample *s, unsigned int *warned);
+void tpstat_free_sample(struct tpstat_sample *s);
+
+/* A counter's rate per second, or that it went down (no rate). */
+struct tpstat_rate {
+	double rate;
+	bool down;
+};
+
+/*
+ * The rate of each counter of @cur (an array of cur->stats.nr), over @dt
+ * seconds; with @reset, the set was reset in between and the rates are
+ * over the time since. Returns how many counters went down without a
+ * reset, the first three named in @down_names.
+ */
+size_t tpstat_rates(const struct tpstat_sample *prev,
+		    const struct tpstat_sample *cur, struct tpstat_rate *r,
+		    double *dt, bool *reset, struct tpstat_buf *down_names);
+
+/*
+ * Sleeps until @next plus @interval seconds, which becomes @next; past
+ * deadlines are skipped, so that samples keep to fixed times.
+ */
+void tpstat_sleep_until(struct timespec *next, double interval);
+
+/* A number, as an option's value; false if it is not one. */
+bool tpstat_parse_number(const char *s, double *value);
+
+/* export.c's two formats. */
+int tpstat_export_prometheus(FILE *f, char **sets, size_t nr);
+int tpstat_export_json(FILE *f, char **sets, size_t nr);
+
+#endif /* _TPSTAT_TOOL_H */

@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tpstat watch: a set's counters as rates per second (sample.c), one line
+ * per interval under a header repeated as vmstat repeats its own, then the
+ * busiest keys of each keyed table. A reset of the set in the interval is
+ * said in a line of its own, and a counter that went down without one
+ * shows as "-", never as a negative rate.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "tpstat.h"
+
+static const char tpstat_watch_usage[] =
+	"usage: tpstat watch [-i SECONDS] [-n COUNT] [-t KEYS] SET\n"
+	"\n"
+	"Every counter of SET's stats as a rate per second, one line per\n"
+	"interval; columns are grouped by the part of their name before the\n"
+	"last dot, and the header comes again every screenful. Under each line,\n"
+	"each keyed table (call sites, commands, IRQs, CPUs ...) shows its\n"
+	"busiest keys by the rate of its first column. Gauges and histogram\n"
+	"buckets are left out: tpstat show SET has them.\n"
+	"\n"
+	"  -i, --interval SECONDS  time between lines (default 1; 0.01 at least)\n"
+	"  -n, --count COUNT       stop after COUNT lines (default: never)\n"
+	"  -t, --top KEYS          keys per table (default 5; 0: no tables)\n";
+
+struct watch {
+	const char *set;
+	unsigned int top;
+	/* Lines printed since the header, and the header's height. */
+	unsigned int lines, height;
+	/* The last header's columns, one string, to see them change. */
+	char *columns;
+	unsigned int warned;
+};
+
+#define MIN_WIDTH	6
+
+static int column_width(const struct tpstat_meaning *m)
+{
+	int n = strlen(m->column);
+
+	return n > MIN_WIDTH ? n : MIN_WIDTH;
+}
+
+static void format_rate(char *buf, size_t size, const struct tpstat_rate *r)
+{
+	if (r->down)
+		snprintf(buf, size, "-");
+	else if (r->rate == 0)
+		snprintf(buf, size, "0");
+	else if (r->rate < 99.95)
+		snprintf(buf, size, "%.1f", r->rate);
+	else
+		snprintf(buf, size, "%.0f", r->rate);
+}
+
+/*
+ * The header, two lines as vmstat's: each group's name centred in dashes
+ * over its columns ("--tpstat_test_fire--"), then the columns' names. A
+ * group's last column widens if its name needs more room; @widths gets
+ * the width of each line's column.
+ */
+static void layout(const struct tpstat_sample *s, int *widths, struct tpstat_buf *top,
+		   struct tpstat_buf *names)
+{
+	size_t i, j, end;
+
+	for (i = 0; i < s->stats.nr; i = end) {
+		const struct tpstat_meaning *m = &s->m[i];
+		int span = 0, glen = strlen(m->group), left, k, cols;
+
+		if (m->keyed || !tpstat_is_counter(m)) {
+			end = i + 1;
+			continue;
+		}
+		cols = 0;
+		for (end = i; end < s->stats.nr; end++) {
+			const struct tpstat_meaning *e = &s->m[end];
+
+			if (e->keyed || !tpstat_is_counter(e))
+				continue;
+			if (strcmp(e->group, m->group))
+				break;
+			widths[end] = column_width(e);
+			span += widths[end] + 1;
+			cols++;
+		}
+		/* Room for the group's name and a dash either side, shared out. */
+		if (glen && glen + 2 > span - 1) {
+			int more = glen + 2 - (span - 1);
+
+			for (j = i, k = 0; j < end; j++) {
+				if (s->m[j].keyed || !tpstat_is_counter(&s->m[j]))
+					continue;
+				widths[j] += more / cols + (k++ < more % cols);
+			}
+			span = glen + 3;
+		}
+		left = (span - 1 - glen) / 2;
+		tpstat_buf_add(top, " ", 1);
+		for (k = 0; k < span - 1; k++) {
+			char c = glen ? '-' : ' ';
+
+			if (glen && k >= left && k < left + glen)
+				c = m->group[k - left];
+			tpstat_buf_add(top, &c, 1);
+		}
+		for (j = i; j < end; j++)
+			if (!s->m[j].keyed && tpstat_is_counter(&s->m[j]))
+				tpstat_buf_printf(names, " %*s", widths[j], s->m[j].column);
+	}
+}
+
+/* The columns' names in one string, to see them change. */
+static char *column_key(const struct tpstat_sample *s)
+{
+	struct tpstat_buf b = { 0 };
+	size_t i;
+
+	tpstat_buf_add(&b, "", 0);
+	for (i = 0; i < s->stats.nr; i++)
+		if (!s->m[i].keyed && tpstat_is_counter(&s->m[i]))
+			tpstat_buf_printf(&b, "%s\n", s->stats.lines[i].name);
+	return b.s;
+}
+
+/* A keyed table's row: its key and a rate per column. */
+struct row {
+	const char *key;
+	struct tpstat_rate *rates;
+	double order;
+	bool busy;
+};
+
+/* A keyed table: the lines of one prefix and set of keys. */
+struct table {
+	const struct tpstat_meaning *first;
+	const char **cols;
+	size_t nr_cols;
+	struct row *rows;
+	size_t nr_rows;
+};
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	if (x->order != y->order)
+		return x->order < y->order ? 1 : -1;
+	return strcmp(x->key, y->key);
+}
+
+/* Puts line @m's rate @r in its row and column of @t. */
+static void table_add(struct table *t, const struct tpstat_meaning *m,
+		      const struct tpstat_rate *r)
+{
+	size_t c, k;
+
+	for (c = 0; c < t->nr_cols && strcmp(t->cols[c], m->column); c++)
+		;
+	if (c == t->nr_cols) {
+		t->cols = tpstat_realloc(t->cols, (c + 1) * sizeof(*t->cols));
+		t->cols[t->nr_cols++] = m->column;
+		for (k = 0; k < t->nr_rows; k++) {
+			t->rows[k].rates = tpstat_realloc(t->rows[k].rates,
+							  t->nr_cols * sizeof(*r));
+			memset(&t->rows[k].rates[c], 0, sizeof(*r));
+		}
+	}
+	for (k = 0; k < t->nr_rows && strcmp(t->rows[k].key, m->row); k++)
+		;
+	if (k == t->nr_rows) {
+		t->rows = tpstat_realloc(t->rows, (k + 1) * sizeof(*t->rows));
+		memset(&t->rows[k], 0, sizeof(t->rows[k]));
+		t->rows[k].key = m->row;
+		t->rows[k].rates = tpstat_alloc(t->nr_cols * sizeof(*r));
+		t->nr_rows++;
+	}
+	t->rows[k].rates[c] = *r;
+	t->rows[k].busy |= r->rate > 0 || r->down;
+	/* The first column orders the rows; one that went down comes last. */
+	if (!c)
+		t->rows[k].order = r->down ? -1 : r->rate;
+}
+
+static int col_width(const char *col)
+{
+	int n = strlen(col);
+
+	return n > 9 ? n : 9;
+}
+
+/* The busiest @top rows of @t that moved; returns how many. */
+static size_t table_print(struct table *t, unsigned int top)
+{
+	size_t i, j, busy = 0, shown = 0;
+	unsigned int l;
+	char buf[32];
+
+	qsort(t->rows, t->nr_rows, sizeof(*t->rows), cmp_row);
+	for (i = 0; i < t->nr_rows; i++)
+		busy += t->rows[i].busy;
+	if (!busy)
+		return 0;
+	printf("  %s: the busiest %zu of %zu keys\n  ", t->first->table,
+	       busy < top ? busy : top, t->nr_rows);
+	for (j = 0; j < t->nr_cols; j++)
+		printf(" %*s", col_width(t->cols[j]), t->cols[j]);
+	printf(" ");
+	for (l = 0; l < t->first->nr_labels; l++)
+		printf(" %s", t->first->labels[l].name);
+	printf("\n");
+	for (i = 0; i < t->nr_rows && shown < top; i++) {
+		if (!t->rows[i].busy)
+			continue;
+		printf("  ");
+		for (j = 0; j < t->nr_cols; j++) {
+			format_rate(buf, sizeof(buf), &t->rows[i].rates[j]);
+			printf(" %*s", col_width(t->cols[j]), buf);
+		}
+		printf("  %s\n", t->rows[i].key);
+		shown++;
+	}
+	return shown;
+}
+
+/* Each keyed table of @s, busiest rows first; @r has each line's rate. */
+static size_t print_tables(const struct watch *w, const struct tpstat_sample *s,
+			   const struct tpstat_rate *r)
+{
+	bool *done = tpstat_alloc(s->stats.nr + 1);
+	size_t i, t, printed = 0;
+
+	for (t = 0; t < s->stats.nr; t++) {
+		struct table table = { .first = &s->m[t] };
+
+		if (done[t] || !s->m[t].keyed || !tpstat_is_counter(&s->m[t]))
+			continue;
+		for (i = t; i < s->stats.nr; i++) {
+			if (!s->m[i].keyed || !tpstat_is_counter(&s->m[i]) ||
+			    strcmp(s->m[i].table, s->m[t].table))
+				continue;
+			done[i] = true;
+			table_add(&table, &s->m[i], &r[i]);
+		}
+		printed += table_print(&table, w->top);
+		for (i = 0; i < table.nr_rows; i++)
+			free(table.rows[i].rates);
+		free(table.rows);
+		free(table.cols);
+	}
+	free(done);
+	return printed;
+}
+
+/* One interval: @cur against @prev. */
+static void print_interval(struct watch *w, const struct tpstat_sample *prev,
+			   const struct tpstat_sample *cur)
+{
+	struct tpstat_rate *r = tpstat_alloc((cur->stats.nr + 1) * sizeof(*r));
+	int *widths = tpstat_alloc((cur->stats.nr + 1) * sizeof(*widths));
+	struct tpstat_buf top = { 0 }, names = { 0 }, down_names = { 0 };
+	char *columns, buf[32];
+	bool reset;
+	double dt;
+	size_t i, down;
+
+	down = tpstat_rates(prev, cur, r, &dt, &reset, &down_names);
+	layout(cur, widths, &top, &names);
+	columns = column_key(cur);
+	if (!w->columns || strcmp(columns, w->columns) || w->lines >= w->height) {
+		if (names.s)
+			printf("%s\n%s\n", top.s, names.s);
+		else
+			printf("(%s/stats has no counters)\n", cur->stats.set);
+		w->lines = 0;
+	}
+	free(w->columns);
+	w->columns = columns;
+
+	for (i = 0; i < cur->stats.nr; i++) {
+		if (cur->m[i].keyed || !tpstat_is_counter(&cur->m[i]))
+			continue;
+		format_rate(buf, sizeof(buf), &r[i]);
+		printf(" %*s", widths[i], buf);
+	}
+	printf("\n");
+	w->lines++;
+
+	/* Lines under this one push the header away: it comes again. */
+	if (reset) {
+		printf("# %s was reset %.3f s before this line: %s\n", w->set, dt,
+		       "these rates are over that time");
+		w->lines = w->height;
+	}
+	if (down) {
+		printf("# %zu counter%s went down without a reset, shown as -: %s%s\n",
+		       down, down == 1 ? "" : "s", down_names.s,
+		       down > 3 ? ", ..." : "");
+		w->lines = w->height;
+	}
+	if (w->top && print_tables(w, cur, r))
+		w->lines = w->height;
+	fflush(stdout);
+	free(widths);
+	free(r);
+	tpstat_buf_free(&top);
+	tpstat_buf_free(&names);
+	tpstat_buf_free(&down_names);
+}
+
+/* Lines between headers: a screenful on a terminal, as vmstat does. */
+static unsigned int screen_height(void)
+{
+	struct winsize ws;
+
+	if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) &&
+	    ws.ws_row > 8)
+		return ws.ws_row - 3;
+	return 20;
+}
+
+int tpstat_watch(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "count", required_argument, NULL, 'n' },
+		{ "top", required_argument, NULL, 't' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct watch w = { .top = 5 };
+	double interval = 1, count = 0, top;
+	struct tpstat_sample prev, cur;
+	struct timespec next;
+	unsigned long long n;
+	int c, ret = 0;
+
+	while ((c = tpstat_getopt(argc, argv, tpstat_watch_usage, ":hi:n:t:",
+				  longopts)) != -1) {
+		switch (c) {
+		case 'i':
+			if (!tpstat_parse_number(optarg, &interval) || interval < 0.01 ||
+			    interval > 86400)
+				return tpstat_usage_error(argv[0],
+							  "-i takes seconds from 0.01 to 86400, not '%s'",
+							  optarg);
+			break;
+		case 'n':
+			if (!tpstat_parse_number(optarg, &count) || count < 1 ||
+			    count > 1e15 || count != (unsigned long long)count)
+				return tpstat_usage_error(argv[0],
+							  "-n takes a count of 1 or more, not '%s'",
+							  optarg);
+			break;
+		case 't':
+			if (!tpstat_parse_number(optarg, &top) || top < 0 || top > 1000000 ||
+			    top != (unsigned int)top)
+				return tpstat_usage_error(argv[0],
+							  "-t takes a number of keys, not '%s'",
+							  optarg);
+			w.top = top;
+			break;
+		}
+	}
+	if (argc - optind != 1)
+		return tpstat_usage_error(argv[0], "takes one set");
+	w.set = argv[optind];
+	if (tpstat_check_root())
+		return 1;
+	if (!tpstat_set_exists(w.set)) {
+		tpstat_err("no set '%s' is loaded (tpstat list names them)", w.set);
+		return 1;
+	}
+	w.height = screen_height();
+	if (tpstat_sample(w.set, &prev, &w.warned))
+		return 1;
+	next = prev.t;
+	for (n = 0; !count || n < count; n++) {
+		tpstat_sleep_until(&next, interval);
+		if (tpstat_sample(w.set, &cur, &w.warned)) {
+			ret = 1;
+			break;
+		}
+		print_interval(&w, &prev, &cur);
+		tpstat_free_sample(&prev);
+		prev = cur;
+	}
+	tpstat_free_sample(&prev);
+	free(w.columns);
+	if (ferror(stdout)) {
+		tpstat_err("writing the output failed");
+		ret = 1;
+	}
+	return ret;
+}
