@@ -8,9 +8,11 @@
  * and the probes file, of which only the set, tracepoint and state columns
  * count: every set's enable shows there, and every name in control) hold
  * the state no write may move unless it was accepted and meant to;
- * "since_reset_ns" lines aside. The probes file, slow to read on a debug
- * kernel, is compared after each accepted write and after each target's
- * writes, the others after every write.
+ * "since_reset_ns" lines aside. The target's own set's data is compared
+ * after every write, its lines of the probes file (slow to read on a debug
+ * kernel) after each accepted one; every other set's data, before and
+ * after all the target's writes: reading it all after each write made the
+ * debug kernel's run grow with the square of the sets.
  *
  * A write that was refused must leave the data as it was. One that was
  * accepted must be a line its file takes (TARGET's name says which: enable,
@@ -43,13 +45,30 @@
 static char **data;
 static int nd;
 
+/*
+ * What a snapshot keeps: the data of the target's set alone, which its
+ * writes may move, after each write; of every other set, before and after
+ * all of them; or all of it.
+ */
+enum scope { SCOPE_ALL, SCOPE_TARGET, SCOPE_OTHERS };
+
+/* The target's set: its directory, and its name in the probes file. */
+static char target_dir[4096];
+static const char *target_set;
+
 static int is_probes(const char *path)
 {
 	return !strcmp(strrchr(path, '/') ?: path, "/probes");
 }
 
+static int in_scope(int in_target, enum scope scope)
+{
+	return scope == SCOPE_ALL || in_target == (scope == SCOPE_TARGET);
+}
+
 /* Appends what @path holds to @buf, as snapshot() keeps it. */
-static size_t snapshot_file(char *buf, size_t len, size_t size, const char *path)
+static size_t snapshot_file(char *buf, size_t len, size_t size, const char *path,
+			    enum scope scope)
 {
 	int probes = is_probes(path);
 	FILE *f = fopen(path, "r");
@@ -64,8 +83,11 @@ static size_t snapshot_file(char *buf, size_t len, size_t size, const char *path
 		if (!strncmp(line, "since_reset_ns ", 15))
 			continue;
 		/* Hits and dropped of live sets move by themselves. */
-		if (probes && sscanf(line, "%127s %159s %31s", set, tp, state) == 3)
+		if (probes && sscanf(line, "%127s %159s %31s", set, tp, state) == 3) {
+			if (!in_scope(!strcmp(set, target_set), scope))
+				continue;
 			snprintf(line, sizeof(line), "%s %s %s\n", set, tp, state);
+		}
 		n = strlen(line);
 		if (len + n < size - 1) {
 			memcpy(buf + len, line, n);
@@ -76,16 +98,19 @@ static size_t snapshot_file(char *buf, size_t len, size_t size, const char *path
 	return len;
 }
 
-/* The data files, and with @all the probes file too. */
-static char *snapshot(int all)
+/* The data files in @scope, and with @all the probes file too. */
+static char *snapshot(int all, enum scope scope)
 {
 	static char buf[BIG];
-	size_t len = 0;
+	size_t len = 0, dir = strlen(target_dir);
 	int i;
 
-	for (i = 0; i < nd; i++)
-		if (all || !is_probes(data[i]))
-			len = snapshot_file(buf, len, sizeof(buf), data[i]);
+	for (i = 0; i < nd; i++) {
+		int mine = !strncmp(data[i], target_dir, dir) && data[i][dir] == '/';
+
+		if (is_probes(data[i]) ? all : in_scope(mine, scope))
+			len = snapshot_file(buf, len, sizeof(buf), data[i], scope);
+	}
 	buf[len] = '\0';
 	return strdup(buf);
 }
@@ -473,9 +498,16 @@ int main(int argc, char **argv)
 	for (t = 0; t < nt; t++) {
 		/* What an enable taken is undone to: each is, so it holds. */
 		char *was = read_file(targets[t]);
-		char *state = snapshot(1), *before = snapshot(0), *after;
+		char *state, *before, *after, *others;
 		int taken = 0, rejected = 0;
 
+		/* The set as the probes file names it: its path under tpstat/. */
+		snprintf(target_dir, sizeof(target_dir), "%s", set_of(targets[t]));
+		target_set = strstr(target_dir, "/tpstat/");
+		target_set = target_set ? target_set + 8 : target_dir;
+		state = snapshot(1, SCOPE_TARGET);
+		before = snapshot(0, SCOPE_TARGET);
+		others = snapshot(1, SCOPE_OTHERS);
 		for (i = 0; i < rounds; i++) {
 			size_t len = make_input(buf, i % 8 == 7 ? 4 : i % 4);
 			int err = write_once(targets[t], buf, len), moved = 0;
@@ -484,7 +516,7 @@ int main(int argc, char **argv)
 				moved = check_taken(targets[t], was, buf, len);
 			if (moved < 0)
 				return 1;
-			after = snapshot(!err);
+			after = snapshot(!err, SCOPE_TARGET);
 			if (!moved && strcmp(err ? before : state, after)) {
 				printf("not ok - fuzz %s: a %s write moved the data (%d bytes)\n",
 				       targets[t], err ? "refused" : "taken and undone",
@@ -497,19 +529,27 @@ int main(int argc, char **argv)
 				taken++;
 				free(state);
 				state = after;
-				after = snapshot(0);
+				after = snapshot(0, SCOPE_TARGET);
 			}
 			free(before);
 			before = after;
 		}
 		if (!bytewise_all(targets[t]))
 			return 1;
-		after = snapshot(1);
+		after = snapshot(1, SCOPE_TARGET);
 		if (strcmp(state, after)) {
 			printf("not ok - fuzz %s: its writes, one byte ones too, moved the data\n",
 			       targets[t]);
 			return 1;
 		}
+		free(after);
+		after = snapshot(1, SCOPE_OTHERS);
+		if (strcmp(others, after)) {
+			printf("not ok - fuzz %s: its writes moved another set's data\n",
+			       targets[t]);
+			return 1;
+		}
+		free(others);
 		printf("ok - fuzz %s: %d writes (%d taken, each checked, %d refused)%s\n",
 		       targets[t], rounds, taken, rejected,
 		       ", then one byte per write, data kept");
