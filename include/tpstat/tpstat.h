@@ -123,6 +123,20 @@ static inline void tpstat_probe_drop(void *data)
 }
 
 /**
+ * tpstat_probe_set() - the set of the probe that was called
+ * @data: the probe's first argument
+ *
+ * Return: the set, for a probe shared by several sets (which tells them
+ * apart by container_of() on it).
+ */
+static inline struct tpstat_set *tpstat_probe_set(void *data)
+{
+	struct tpstat_probe *probe = data;
+
+	return probe->set;
+}
+
+/**
  * tpstat_probe_priv() - the @priv the probe was declared with
  * @data: the probe's first argument
  *

@@ -26,8 +26,8 @@ still_stats() {
 }
 data=$(still_stats)
 # Every set's enable and reset, the count and stack sets' controls, the
-# count and net sets' filters: nothing else is writable, and all of them
-# are fuzzed. A filter that passes every event is in force in each: a write
+# count set's instances, the count and net sets' filters: nothing else is
+# writable, and all of them are fuzzed. A filter that passes every event is in force in each: a write
 # refused must leave it so, one taken is read back and undone.
 targets=$(find $TP -type f -perm -0200)
 sets=$(ls -d $TP/*/ | wc -l)
@@ -39,8 +39,8 @@ done
 plan $((9 + $(echo $targets | wc -w) + $(echo $data | wc -w)))
 check "the test set's stats are among the data" \
 	sh -c "echo '$data' | grep -qx '$TP/test/stats'"
-is "targets: enable and reset of each of the $sets sets, two controls, two filters" \
-	"$(echo "$targets" | wc -w)" $((2 * sets + 4))
+is "targets: enable and reset of each of the $sets sets, two controls, instances, two filters" \
+	"$(echo "$targets" | wc -w)" $((2 * sets + 5))
 
 # The state every write may move, before and after the fuzzing: each
 # set's enable, the counted tracepoints, each probe's state, and the stats

@@ -4,8 +4,8 @@
 # modules) comes and goes again and again while a workload runs (forks,
 # loopback traffic, allocations, softirqs, the test modules' events,
 # interrupts and tasklets) and other tasks read every file, reset, toggle
-# enable, add or remove counted tracepoints and stack entries, and swap
-# filters, all at once. Every load and
+# enable, add or remove counted tracepoints, stack entries and counting
+# instances, and swap filters and scopes, all at once. Every load and
 # unload must succeed, the log must stay clean and the guest responsive.
 
 plan 11
@@ -77,6 +77,13 @@ writers() {
 		echo 'sched_switch by cpu' > $TP/stack/control 2>/dev/null
 		echo '!kmalloc' > $TP/stack/control 2>/dev/null
 		echo '!sched_switch' > $TP/stack/control 2>/dev/null
+		# Instances of the count set, scoped to this shell's tree.
+		echo stress > $TP/count/instances 2>/dev/null
+		echo sched_process_fork > $TP/count/stress/control 2>/dev/null
+		echo kmalloc > $TP/count/stress/control 2>/dev/null
+		echo $$ > $TP/count/stress/scope 2>/dev/null
+		cat $TP/count/stress/counts > /dev/null 2>&1
+		echo '!stress' > $TP/count/instances 2>/dev/null
 	done
 }
 

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tpstat_count.ko: what its parts share. instance.c holds a counting
+ * instance (its tracepoints, files and filter), scope.c the tasks an
+ * instance counts, main.c the module: the count set, which is the default
+ * instance, and the instances made under it.
+ */
+#ifndef _TPSTAT_COUNT_H
+#define _TPSTAT_COUNT_H
+
+#include <linux/list.h>
+#include <linux/sched.h>
+#include <tpstat/tpstat.h>
+
+/* What a filter may test: the task and the CPU an event comes from. */
+enum { COUNT_CPU, COUNT_PID, COUNT_TGID, COUNT_COMM, COUNT_COMM_HI, COUNT_SLOTS };
+
+/* An instance's probes of its own, which follow its scope's tasks. */
+enum { COUNT_SCOPE_FORK, COUNT_SCOPE_EXIT, COUNT_SCOPE_PROBES };
+
+/**
+ * struct count_scope - the tasks an instance counts
+ * @pids: a bit per pid in scope, NULL for every task; published as a
+ *        filter's program is, freed once no probe can be reading it
+ * @root: the pid it was given
+ * @tasks: tasks in it now
+ */
+struct count_scope {
+	unsigned long *pids;
+	pid_t root;
+	atomic_t tasks;
+};
+
+/**
+ * struct count_instance - a set counting tracepoints of its own
+ * @set: its set: the count set, or one of the instances under it
+ * @filter: its filter
+ * @scope: its tasks; the count set's is every task
+ * @probes: its scope's probes, none for the count set; each counts its
+ *          tracepoint too while @counting says so, since a set has one
+ *          probe per tracepoint
+ * @counting: whether each of @probes is counting, by control
+ * @data: its data, for @set
+ * @files: its files, for @set: counts, control, filter, then the count
+ *         set's instances or an instance's scope
+ * @node: in the module's list of instances
+ * @name: its name, for @set
+ */
+struct count_instance {
+	struct tpstat_set set;
+	struct tpstat_filter filter;
+	struct count_scope scope;
+	struct tpstat_probe probes[COUNT_SCOPE_PROBES];
+	bool counting[COUNT_SCOPE_PROBES];
+	struct tpstat_data *data[1];
+	struct tpstat_file files[4];
+	struct list_head node;
+	char name[TPSTAT_NAME_MAX + 1];
+};
+
+extern unsigned int tpstat_count_max_tracepoints;
+
+static inline struct count_instance *to_instance(struct tpstat_set *set)
+{
+	return container_of(set, struct count_instance, set);
+}
+
+/* instance.c */
+void count_event(void *data, struct count_instance *in);
+void count_instance_init(struct count_instance *in, const char *name,
+			 struct tpstat_set *parent);
+int count_instance_add_list(struct count_instance *in, const char *list);
+
+/* scope.c */
+
+/*
+ * Whether the task an event comes from is in @in's scope: one load of the
+ * bitmap's pointer, one test of the task's bit.
+ */
+static __always_inline bool count_in_scope(const struct count_instance *in)
+{
+	const unsigned long *pids = READ_ONCE(in->scope.pids);
+
+	return !pids || test_bit(current->pid, pids);
+}
+
+void count_scope_fork(void *data, struct task_struct *parent,
+		      struct task_struct *child);
+void count_scope_exit(void *data, struct task_struct *p);
+int count_scope_show(struct seq_file *m, struct tpstat_set *set);
+int count_scope_write(struct tpstat_set *set, const struct tpstat_file *file,
+		      char *line);
+void count_scope_free(struct count_instance *in);
+
+#endif /* _TPSTAT_COUNT_H */

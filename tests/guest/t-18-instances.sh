@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: GPL-2.0
+# Counting instances, under the count set: a process tree followed as it
+# forks, its forks and execs exact against what it was made to do while
+# unrelated forks run beside it; two instances on one tracepoint with
+# scopes of their own, each exact, one removed and the other unchanged;
+# names, pids and the bound on instances refused.
+
+plan 19
+
+I=$TP/count/instances
+
+load tpstat
+load tpstat_test_tp
+check "tpstat_count.ko loads with max_instances=3" load tpstat_count max_instances=3
+
+echo tree > $I
+check "an instance has a directory of its own" test -d $TP/count/tree
+is "instances lists it" "$(cat $I)" tree
+echo sched_process_fork > $TP/count/tree/control
+echo sched_process_exec > $TP/count/tree/control
+is "its control lists its tracepoints" "$(cat $TP/count/tree/control | tr '\n' ' ')" \
+	"sched_process_fork sched_process_exec "
+is "its scope is every task at first" "$(cat $TP/count/tree/scope)" all
+
+# forker waits for a byte before it forks: scoped first, then let go.
+rm -f /tmp/stop-forks /tmp/gate
+mkfifo /tmp/gate
+( while [ ! -e /tmp/stop-forks ]; do sh -c :; done ) &
+beside=$!
+/payload/bin/forker 5 3 < /tmp/gate &
+forker=$!
+echo $forker > $TP/count/tree/scope
+is "scoped to the forker, one task in it" "$(cat $TP/count/tree/scope)" "$forker, 1 tasks"
+echo 1 > $TP/count/tree/reset
+echo go > /tmp/gate
+wait $forker
+is "the forker ran as planned" $? 0
+touch /tmp/stop-forks
+wait $beside
+is "5 children and 15 grandchildren: 20 forks, no other" \
+	"$(stat_of count/tree sched_process_fork.hits)" 20
+# The shell that runs forker opens the gate, then execs it: in scope too.
+is "6 execs: forker's own, then its 5 children's" \
+	"$(stat_of count/tree sched_process_exec.hits)" 6
+is "every task of the tree gone from the scope as it exited" \
+	"$(cat $TP/count/tree/scope)" "$forker, 0 tasks"
+
+# Two instances on one tracepoint: each counts only its own task's events.
+echo one > $I
+echo two > $I
+for i in one two; do
+	echo tpstat_test_fire > $TP/count/$i/control
+done
+rm -f /tmp/gate1 /tmp/gate2
+mkfifo /tmp/gate1 /tmp/gate2
+sh -c "read x < /tmp/gate1; echo 7 > $FIRE" &
+a=$!
+sh -c "read x < /tmp/gate2; echo 4 > $FIRE" &
+b=$!
+echo $a > $TP/count/one/scope
+echo $b > $TP/count/two/scope
+echo go > /tmp/gate1
+echo go > /tmp/gate2
+wait $a $b
+fire 3
+is "instance one: its shell's 7" "$(stat_of count/one tpstat_test_fire.hits)" 7
+is "instance two: its shell's 4" "$(stat_of count/two tpstat_test_fire.hits)" 4
+echo '!one' > $I
+check "removing one takes its directory" sh -c "! [ -e $TP/count/one ]"
+is "and leaves two's count as it was" "$(stat_of count/two tpstat_test_fire.hits)" 4
+
+# Refused: a fourth instance, a name taken, a bad name, a pid no task has.
+echo three > $I
+is "max_instances=3: a fourth is refused" "$(write_error $I four)" ENOSPC
+is "a name taken" "$(write_error $I two)" EEXIST
+is "a name that is not an identifier" "$(write_error $I 'a b')" EINVAL
+is "a pid no task has" "$(write_error $TP/count/two/scope 4000000)" ESRCH
+is "removing what is not there" "$(write_error $I '!nine')" ENOENT
+unload_all
