@@ -38,9 +38,9 @@ reads="version probes memory count/counts count/control count/filter
 	test/hist test/table test/stats test_tasks/stats irq/hardirq
 	irq/softirq_latency sched/runqlat sched/lifecycle kmem/outstanding
 	net/devices"
-# Two lines of setup, five of loads and two per set, twelve of resets,
-# enables, control and filter writes, one per file read.
-plan $((2 + 5 + 2 * $(echo $sets | wc -w) + 12 + $(echo $reads | wc -w)))
+# Two lines of setup, five of loads and two per set, fourteen of resets,
+# enables, control, stack control and filter writes, one per file read.
+plan $((2 + 5 + 2 * $(echo $sets | wc -w) + 14 + $(echo $reads | wc -w)))
 expect_alloc_failures
 
 # fail-nth counts what the attributes let through. Slab: every allocation,
@@ -366,6 +366,64 @@ else
 	pass "filter: $out"
 fi
 echo 0 > $F
+
+# stack/control: an entry allocates itself, its path, its counts, its
+# probe's counters and its files, and the tracepoint's array of probes in
+# the kernel. A write refused with ENOMEM leaves no entry, nothing
+# accounted; one the kernel's allocation failed leaves the entry with its
+# probe failed, and one log line saying why.
+load tpstat_stack
+SC=$TP/stack/control
+line='tpstat_test_fire by stack,comm'
+# stack_points MODE: "points N refused N explained N", and what went wrong.
+stack_points() {
+	n=1 failures=0 explained=0 bad=
+	mem=$(grep '^total ' $TP/memory)
+	while [ $n -le 200 ]; do
+		lines=$(kmsg_lines)
+		result=$(printf '%s' "$line" | $BIN/write-once $1 $n --why $SC)
+		now="$(cat $SC)/$(grep '^total ' $TP/memory)"
+		case $result in
+		"ENOMEM reached "*)
+			failures=$((failures + 1))
+			[ "$now" = "/$mem" ] && [ ! -e $TP/stack/tpstat_test_fire ] ||
+				bad="$bad; failure $n left $now" ;;
+		"accepted reached (failslab)")
+			cannot=$(kmsg_since "$lines" | grep -c "tpstat: stack/tpstat_test_fire: cannot attach to tpstat_test_fire: -12\$")
+			if [ "$(state_of stack/tpstat_test_fire tpstat_test_fire)" = failed ] &&
+			   [ "$cannot" = 1 ]; then
+				explained=$((explained + 1))
+			else
+				bad="$bad; point $n: accepted, leaving $now ($cannot log lines)"
+			fi ;;
+		"accepted reached ("*")")
+			if copes "$result" && [ "${now%%/*}" = "$line" ]; then
+				explained=$((explained + 1))
+			else
+				bad="$bad; point $n: $result, leaving $now"
+			fi ;;
+		accepted) break ;;
+		"fault point"*) bad="$bad; $result"; break ;;
+		*) bad="$bad; point $n: $result, leaving $now" ;;
+		esac
+		echo "!tpstat_test_fire" > $SC 2>/dev/null
+		n=$((n + 1))
+	done
+	[ "$result" = accepted ] || bad="$bad; still failing at point $n"
+	[ "$(state_of stack/tpstat_test_fire tpstat_test_fire)" = attached ] ||
+		bad="$bad; left its probe $(state_of stack/tpstat_test_fire tpstat_test_fire)"
+	echo "!tpstat_test_fire" > $SC
+	[ "$(grep '^total ' $TP/memory)" = "$mem" ] || bad="$bad; memory not given back"
+	echo "points $((n - 1)) refused $failures explained $explained${bad:+ bad:$bad}"
+}
+for w in --fail-nth --fail-percpu; do
+	out=$(stack_points $w)
+	case $out in
+	*bad:*|*"refused 0 "*) fail "stack control ${w#--fail-}: $out" ;;
+	*) pass "stack control ${w#--fail-}: $out" ;;
+	esac
+done
+rmmod tpstat_stack
 
 # Reads: the open and the read of each file of each set, with every set
 # disabled so that nothing changes under them but the time since the
