@@ -32,7 +32,7 @@ forker=$!
 echo $forker > $TP/count/tree/scope
 is "scoped to the forker, one task in it" "$(cat $TP/count/tree/scope)" "$forker, 1 tasks"
 echo 1 > $TP/count/tree/reset
-echo go > /tmp/gate
+until echo go > /tmp/gate; do :; done 2>/dev/null
 wait $forker
 is "the forker ran as planned" $? 0
 touch /tmp/stop-forks
@@ -59,8 +59,10 @@ sh -c "read x < /tmp/gate2; echo 4 > $FIRE" &
 b=$!
 echo $a > $TP/count/one/scope
 echo $b > $TP/count/two/scope
-echo go > /tmp/gate1
-echo go > /tmp/gate2
+# Opening a FIFO waits for its reader, and a child's exit may interrupt
+# the wait: try again until the line is through.
+until echo go > /tmp/gate1; do :; done 2>/dev/null
+until echo go > /tmp/gate2; do :; done 2>/dev/null
 wait $a $b
 fire 3
 is "instance one: its shell's 7" "$(stat_of count/one tpstat_test_fire.hits)" 7
