@@ -25,8 +25,8 @@ still_stats() {
 	done
 }
 data=$(still_stats)
-# Every set's enable and reset, the count set's control, the count and
-# net sets' filters: nothing else is writable, and all of them are
+# Every set's enable and reset, the count set's control, the count, net
+# and bench sets' filters: nothing else is writable, and all of them are
 # fuzzed. A filter that passes every event is in force in each: a write
 # refused must leave it so, one taken is read back and undone.
 targets=$(find $TP -type f -perm -0200)
@@ -39,8 +39,8 @@ done
 plan $((9 + $(echo $targets | wc -w) + $(echo $data | wc -w)))
 check "the test set's stats are among the data" \
 	sh -c "echo '$data' | grep -qx '$TP/test/stats'"
-is "targets: enable and reset of each of the $sets sets, control, two filters" \
-	"$(echo "$targets" | wc -w)" $((2 * sets + 3))
+is "targets: enable and reset of each of the $sets sets, control, three filters" \
+	"$(echo "$targets" | wc -w)" $((2 * sets + 4))
 
 # The state every write may move, before and after the fuzzing: each
 # set's enable, the counted tracepoints, each probe's state, and the stats
