@@ -60,15 +60,18 @@ function pct(x) { return x == "" ? na() : sprintf("%+.2f%%", x) }
 
 # Per-event cost of a loop configuration, from the median loop time. Tests
 # for a value, not for the key: looking an element up creates it. The
-# kmalloc loops count kmalloc and kfree pairs, nk to a loop.
+# kmalloc loops count kmalloc and kfree pairs, nk to a loop, and the net_
+# loops packets, np to a loop.
 function per_event(clock, label,    per) {
-	per = label ~ /^kmalloc_/ ? nk : n
+	per = label ~ /^kmalloc_/ ? nk : label ~ /^net_/ ? np : n
 	return rep[clock, label] != "" && per > 0 ? median(rep[clock, label]) / per : ""
 }
 
+# A loop's cost above its baseline: the disabled loop, or for packets the
+# loop without probes.
 function over(clock, label,    c, d) {
 	c = per_event(clock, label)
-	d = per_event(clock, "disabled")
+	d = per_event(clock, label ~ /^net_/ ? "net_none" : "disabled")
 	return c == "" || d == "" ? "" : c - d
 }
 
@@ -84,6 +87,7 @@ FNR == 1 { clock = FILENAME == ARGV[1] ? "icount" : FILENAME == ARGV[2] ? "wall"
 
 $1 == "BENCH" && $2 == "conf" { n = $3; reps = $4; conf[clock] = $3 " " $4 }
 $1 == "BENCH" && $2 == "kconf" { nk = $3 }
+$1 == "BENCH" && $2 == "pconf" { np = $3; pevents = $4; pconf[clock] = $3 " " $4 }
 $1 == "BENCH" && $2 == "loop" {
 	if ($4 == "rep")
 		rep[clock, $3] = rep[clock, $3] " " $5
@@ -159,6 +163,14 @@ function completeness(    c, clk, i, k, v, s, m) {
 		want_reps(clk, "work loaded", work[clk, "loaded"])
 		want_reps(clk, "work others", work[clk, "others"])
 		k = split(KMALLOC_CHECKS, v, " ")
+		for (i = 1; i <= k; i++)
+			expect(clk, v[i], 1)
+		if (!(clk in pconf))
+			missed(sprintf("%s boot: no pconf line", clk))
+		else if (pconf[clk] != pconf["icount"])
+			missed(sprintf("%s boot: pconf '%s', want the icount boot's '%s'",
+				clk, pconf[clk], pconf["icount"]))
+		k = split(NET_CHECKS, v, " ")
 		for (i = 1; i <= k; i++)
 			expect(clk, v[i], 1)
 		want_reps(clk, "events loaded", events[clk, "loaded"])
@@ -314,6 +326,89 @@ function slowdown(clock, with,    a, b) {
 	return a == "" || b == "" ? "" : 100 * (b - a) / a
 }
 
+# The filters' table: a configuration's cost per event above the disabled
+# loop, and what its filter adds to the same probe or program without one.
+function filter_adds(clock, label, base,    a, b) {
+	a = over(clock, label); b = over(clock, base)
+	return a == "" || b == "" ? "" : a - b
+}
+
+# filter_table(ROWS): ROWS is "label base title|...", base "-" for none.
+function filter_table(rows,    r, k, i, w, c, clk) {
+	print "| configuration | instr | over | filter adds | ns | over | filter adds |"
+	print "|---|--:|--:|--:|--:|--:|--:|"
+	k = split(rows, r, "|")
+	for (i = 1; i <= k; i++) {
+		split(r[i], w, " ")
+		where = "filters: " w[1]
+		printf "| %s |", substr(r[i], length(w[1]) + length(w[2]) + 3)
+		for (c = 1; c <= 2; c++) {
+			clk = c == 1 ? "icount" : "wall"
+			printf " %s | %s | %s |", fmt(per_event(clk, w[1])), fmt(over(clk, w[1])),
+				w[2] == "-" ? "" : fmt(filter_adds(clk, w[1], w[2]))
+		}
+		print ""
+	}
+}
+
+# Events a packet brings to a net_ configuration's probes or programs.
+function packet_events(label) {
+	return label ~ /devices$/ ? 2 : pevents
+}
+
+# Cost per packet event above the loop without probes.
+function per_packet_event(clock, label,    o) {
+	o = over(clock, label)
+	return o == "" || !(packet_events(label) > 0) ? "" : o / packet_events(label)
+}
+
+# packet_table(ROWS): ROWS is "label title|...", net_none first.
+function packet_table(rows,    r, k, i, label, c, clk) {
+	print "| configuration | events | instr | over | per event | ns | over | per event |"
+	print "|---|--:|--:|--:|--:|--:|--:|--:|"
+	k = split(rows, r, "|")
+	for (i = 1; i <= k; i++) {
+		label = substr(r[i], 1, index(r[i], " ") - 1)
+		where = "packets: " label
+		printf "| %s | %s |", substr(r[i], index(r[i], " ") + 1),
+			label == "net_none" ? "" : packet_events(label)
+		for (c = 1; c <= 2; c++) {
+			clk = c == 1 ? "icount" : "wall"
+			if (label == "net_none")
+				printf " %s | | |", fmt(per_event(clk, label))
+			else
+				printf " %s | %s | %s |", fmt(per_event(clk, label)),
+					fmt(over(clk, label)), fmt(per_packet_event(clk, label))
+		}
+		print ""
+	}
+}
+
+# What a filter adds per packet event to tpstat_net.
+function net_filter_adds(clock, label,    a, b) {
+	a = per_packet_event(clock, label); b = per_packet_event(clock, "net_tpstat")
+	return a == "" || b == "" ? "" : a - b
+}
+
+# packet_third(A, B, TITLE): A per packet event at most a third of B's.
+function packet_third(a, b, title,    w, x, y, z) {
+	w = per_packet_event("icount", a); x = per_packet_event("icount", b)
+	y = per_packet_event("wall", a); z = per_packet_event("wall", b)
+	printf "| %s | %s vs %s | %s vs %s | %s |\n", title, fmt(w), fmt(x), fmt(y), fmt(z),
+		verdict(w == "" || x == "" ? "" : w * 3 <= x, y == "" || z == "" ? "" : y * 3 <= z)
+}
+
+# ten_more(FN, LABEL, BASE, TITLE): a filter adds at most 10 instructions.
+function ten_more(fn, label, base, title,    a, b) {
+	if (fn == "net") {
+		a = net_filter_adds("icount", label); b = net_filter_adds("wall", label)
+	} else {
+		a = filter_adds("icount", label, base); b = filter_adds("wall", label, base)
+	}
+	printf "| %s | %s | %s | %s |\n", title, fmt(a), fmt(b),
+		verdict(a == "" ? "" : a <= 10, b == "" ? "" : b <= 10)
+}
+
 BEGIN {
 	# Every configuration bench/guest/bench times in a loop on CPU 0, the
 	# tpstat_bench modes (each checked attached), those that count their
@@ -323,12 +418,43 @@ BEGIN {
 	LOOPS = LOOPS " ftrace ftrace_hist perf bpf_tp bpf_raw bpf_raw_hist"
 	LOOPS = LOOPS " bpf_raw_table bpf_raw_keyed bpf_raw_wide bpf_raw_pairs"
 	LOOPS = LOOPS " kmalloc_none kmalloc_tpstat kmalloc_bpf kmalloc_perf"
+	FILTERS = "filter_none filter_1 filter_merged filter_3"
+	LOOPS = LOOPS " " FILTERS " bpf_filter_merged bpf_filter_3"
+	LOOPS = LOOPS " ftrace_filter_merged ftrace_filter_3"
+	NETS = "net_tpstat net_filter_merged net_filter_3"
+	LOOPS = LOOPS " net_none net_count " NETS " net_devices net_bpf_devices"
+	LOOPS = LOOPS " net_bpf net_ftrace"
+	# The packet loops' other checks: the generic counter on each net
+	# tracepoint, tpstat_net's counts (and its filter), devices' both ways.
+	NET_TPS = "net_dev_queue net_dev_start_xmit net_dev_xmit netif_rx"
+	NET_TPS = NET_TPS " netif_receive_skb_entry napi_gro_receive_entry"
+	NET_TPS = NET_TPS " netif_receive_skb_list_entry netif_receive_skb kfree_skb consume_skb"
+	NET_STATS = "failed_probes filter queued sent received dropped rx_path.backlog"
+	NET_STATS = NET_STATS " queue.paired dev.lo.1.rx_packets dev.lo.1.tx_packets"
+	NET_STATS = NET_STATS " drop.UNHANDLED_PROTO not_sent consumed rx_path.direct"
+	NET_STATS = NET_STATS " rx_path.gro rx_path.list filter.rejected"
+	NET_CHECKS = "net_devices.rx net_devices.tx"
+	k = split(NET_TPS, v, " ")
+	for (i = 1; i <= k; i++)
+		NET_CHECKS = NET_CHECKS " net_count." v[i]
+	k = split(NETS, w, " ")
+	split(NET_STATS, v, " ")
+	for (j = 1; j <= k; j++)
+		for (i in v)
+			NET_CHECKS = NET_CHECKS " " w[j] "." v[i]
+	k = split(FILTERS, v, " ")
+	for (i = 1; i <= k; i++)
+		NET_CHECKS = NET_CHECKS " " v[i] ".filter " v[i] ".rejected"
 	KMALLOC_CHECKS = "kmalloc_tpstat.events kmalloc_tpstat.outstanding_dropped"
 	KMALLOC_CHECKS = KMALLOC_CHECKS " kmalloc_bpf.events kmalloc_perf.events kmalloc_perf.lost"
 	MODES = "empty counter hist table atomic keyed wide pairs second"
+	MODES = MODES " " FILTERS " devices"
 	COUNTED = "counter hist table atomic keyed wide pairs generic second ftrace"
 	COUNTED = COUNTED " ftrace_hist perf bpf_tp bpf_raw bpf_raw_hist"
 	COUNTED = COUNTED " bpf_raw_table bpf_raw_keyed bpf_raw_wide bpf_raw_pairs"
+	COUNTED = COUNTED " " FILTERS " bpf_filter_merged bpf_filter_3"
+	COUNTED = COUNTED " ftrace_filter_merged ftrace_filter_3"
+	COUNTED = COUNTED " net_bpf_devices net_bpf net_ftrace"
 	SCALED = "disabled empty counter atomic"
 }
 
@@ -452,6 +578,59 @@ END {
 		"none no probes|tpstat tpstat_kmem|bpf BPF memleak's work|perf perf kmem record's path")
 
 	print ""
+	print "Filters: the counter's probe with no filter and behind one over the"
+	print "event's value, the CPU and the command (`tpstat_bench mode=filter`), per"
+	print "event; raw_tracepoint BPF programs making the same tests; and the ftrace"
+	print "event with the same filter. The expressions: `value < 65536` (one test);"
+	print "`value >= 0 && value < 65536 && comm == \"sh\"`, whose two ranges of one"
+	print "field merge into one test (two tests); and `value < 65536 && cpu < 64 &&"
+	print "comm == \"sh\"` (three tests). Every event passes every test."
+	print ""
+	filter_table("filter_none - tpstat, no filter|" \
+		"filter_1 filter_none tpstat, 1 term (1 test)|" \
+		"filter_merged filter_none tpstat, 3 terms, 2 merged (2 tests)|" \
+		"filter_3 filter_none tpstat, 3 terms (3 tests)|" \
+		"bpf_raw - BPF raw_tracepoint: count, no filter|" \
+		"bpf_filter_merged bpf_raw BPF, 3 terms, 2 merged|" \
+		"bpf_filter_3 bpf_raw BPF, 3 terms|" \
+		"ftrace - ftrace event, no filter|" \
+		"ftrace_filter_merged ftrace ftrace, 3 terms, 2 merged|" \
+		"ftrace_filter_3 ftrace ftrace, 3 terms")
+	where = "filters: a test's cost"
+	a = filter_adds("icount", "filter_3", "filter_1"); b = filter_adds("icount", "filter_1", "filter_none")
+	c = filter_adds("icount", "filter_none", "counter")
+	if (a != "" && b != "" && c != "") {
+		printf "\nUnder -icount a test costs %.1f instructions (3 tests less 1, halved);\n", a / 2
+		printf "filling the fields and entering the program, %.1f (1 test, less that\n", b - a / 2
+		printf "test); a probe whose filter is lifted pays %.1f over the counter.\n", c
+	} else {
+		printf "\nA test costs %s instructions.\n", na()
+	}
+
+	print ""
+	printf "Packets: a loop of %s frames of 128 bytes sent over lo with\n", np
+	print "dev_queue_xmit(), of an ethertype no protocol takes, per packet. Each"
+	printf "passes %s tracepoints of the ten tpstat_net probes (net_dev_queue,\n", pevents
+	print "net_dev_start_xmit, net_dev_xmit, netif_rx, netif_receive_skb, kfree_skb):"
+	print "`events` is how many reach the configuration's probes or programs, and"
+	print "`per event` the cost above the loop without probes divided by them. The"
+	print "generic counter counts the ten; tpstat_net runs every file, and then behind"
+	print "`len > 100 && len < 5000 && dev == lo` (two tests) and `len > 100 && cpu <"
+	print "64 && dev == lo` (three), which every packet passes; `devices` is its"
+	print "per-device work alone (`tpstat_bench mode=devices`); the BPF programs"
+	print "(tp_btf) do that work, then all of tpstat_net's; ftrace writes the ten"
+	print "events to its ring buffer."
+	print ""
+	packet_table("net_none no probes|net_count generic counter (tpstat_count)|" \
+		"net_tpstat tpstat_net|net_filter_merged tpstat_net, 3 terms, 2 merged|" \
+		"net_filter_3 tpstat_net, 3 terms|net_devices tpstat_net's devices alone|" \
+		"net_bpf_devices BPF: devices' work|net_bpf BPF: all of tpstat_net's work|" \
+		"net_ftrace ftrace events to the ring buffer")
+	where = "packets: tpstat_net against BPF's devices"
+	x = over("icount", "net_tpstat"); y = over("icount", "net_bpf_devices")
+	printf "\nPer packet, tpstat_net with every file adds %s instructions; BPF doing\n", fmt(x)
+	printf "devices' work alone, %s.\n", fmt(y)
+	print ""
 	print "| target | instr | ns | verdict |"
 	print "|---|--:|--:|---|"
 	split("counter 1.25|hist 2|table 3", lim, "|")
@@ -492,6 +671,18 @@ END {
 	unit_third("sched", "tpstat_sched at most a third of BPF runqlat per switch")
 	where = "target: tpstat_kmem per kmalloc and kfree"
 	unit_third("kmalloc", "tpstat_kmem at most a third of BPF memleak's work per kmalloc and kfree")
+	where = "target: tpstat_net per packet event"
+	packet_third("net_tpstat", "net_bpf", "tpstat_net at most a third of BPF doing its work, per packet event")
+	where = "target: devices per packet event"
+	packet_third("net_devices", "net_bpf_devices", "devices' work at most a third of BPF's, per packet event")
+	where = "target: filter, 3 terms"
+	ten_more("bench", "filter_3", "filter_none", "a 3-term filter (3 tests) adds at most 10 instructions to a probe")
+	where = "target: filter, 3 terms merged"
+	ten_more("bench", "filter_merged", "filter_none", "a 3-term filter (2 merged, 2 tests) adds at most 10 instructions")
+	where = "target: tpstat_net's filter, 3 terms"
+	ten_more("net", "net_filter_3", "", "tpstat_net's 3-term filter (3 tests) adds at most 10 per packet event")
+	where = "target: tpstat_net's filter, 3 terms merged"
+	ten_more("net", "net_filter_merged", "", "tpstat_net's 3-term filter (2 tests) adds at most 10 per packet event")
 	where = "target: workload slowdown"
 	a = slowdown("icount", "loaded"); b = slowdown("wall", "loaded")
 	printf "| all probe sets slow the workload < 2%% | %s | %s | %s |\n",

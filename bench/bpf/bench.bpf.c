@@ -6,7 +6,10 @@
  *
  * tp_count runs from the event's perf handler, which first copies the
  * event's fields into a record, as classic BPF tracepoint programs see
- * them; the raw_* programs get the tracepoint's arguments directly.
+ * them; the raw_* programs get the tracepoint's arguments directly. The
+ * network's programs are tp_btf ones, raw tracepoints whose arguments the
+ * verifier knows the types of: they read a packet's fields with plain
+ * loads, where a raw_tracepoint program would call a helper for each.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_core_read.h>
@@ -366,6 +369,414 @@ int leak_kfree(struct bpf_raw_tracepoint_args *ctx)
 	site = leak_site(site_key);
 	if (site)
 		site->frees += 1;
+	return 0;
+}
+
+/*
+ * The filters of tpstat_bench mode=filter, tested as a BPF programmer
+ * would: the command fetched with bpf_get_current_comm() and compared as
+ * one word, as tpstat compares "sh" and its NUL. Every value the bench
+ * fires is below 65536, so every event passes and every test runs.
+ */
+#define BENCH_COMM_SH		0x6873ULL	/* "sh", loaded as a little-endian word */
+#define BENCH_COMM_SH_MASK	0xffffffULL	/* its bytes and its NUL */
+
+static __always_inline int comm_is_sh(void)
+{
+	char comm[16];
+	__u64 word;
+
+	if (bpf_get_current_comm(comm, sizeof(comm)))
+		return 0;
+	__builtin_memcpy(&word, comm, sizeof(word));
+	return (word & BENCH_COMM_SH_MASK) == BENCH_COMM_SH;
+}
+
+/* value >= 0 && value < 65536 && comm == "sh": the compiler merges the first two. */
+SEC("raw_tracepoint/tpstat_bench_fire")
+int raw_filter_merged(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u64 value = ctx->args[0];
+
+	if (value >= 0 && value < 65536 && comm_is_sh())
+		return count_one();
+	return 0;
+}
+
+/* value < 65536 && cpu < 64 && comm == "sh" */
+SEC("raw_tracepoint/tpstat_bench_fire")
+int raw_filter3(struct bpf_raw_tracepoint_args *ctx)
+{
+	if (ctx->args[0] < 65536 && bpf_get_smp_processor_id() < 64 &&
+	    comm_is_sh())
+		return count_one();
+	return 0;
+}
+
+/*
+ * tpstat_net's work, on the same tracepoints. The kernel's types, as far as
+ * the programs read them; CO-RE finds each field in the running kernel.
+ */
+struct ns_common {
+	unsigned int inum;
+} __attribute__((preserve_access_index));
+
+struct net {
+	struct ns_common ns;
+} __attribute__((preserve_access_index));
+
+/* nd_net is a possible_net_t, a struct of the one pointer. */
+struct net_device {
+	int ifindex;
+	struct {
+		struct net *net;
+	} nd_net;
+} __attribute__((preserve_access_index));
+
+struct sk_buff {
+	struct net_device *dev;
+	unsigned int len;
+	__u16 mac_header;
+	__u16 protocol;
+	unsigned char *head;
+	unsigned char *data;
+} __attribute__((preserve_access_index));
+
+/* As net_skb_len(): a received packet's link-layer header counts too. */
+static __always_inline __u64 skb_len(struct sk_buff *skb)
+{
+	__u64 headroom = skb->data - skb->head;
+	__u16 mac = skb->mac_header;
+
+	if (mac != 0xffff && mac < headroom)
+		return skb->len + headroom - mac;
+	return skb->len;
+}
+
+static __always_inline struct bench_dev_key dev_key(struct net_device *dev)
+{
+	struct bench_dev_key key = {
+		.ifindex = dev->ifindex,
+		.netns = dev->nd_net.net->ns.inum,
+	};
+
+	return key;
+}
+
+/*
+ * A histogram in a row of a per-CPU hash: a row made on one CPU is zeroed
+ * on the others, so its min holds the complement of the least value, and
+ * 0 is none. User space would turn it back.
+ */
+static __always_inline void hist_record_zeroed(struct bench_hist *h, __u64 value)
+{
+	__u32 bucket = log2_bucket(value);
+
+	if (bucket >= BENCH_BUCKETS)
+		return;
+	h->buckets[bucket] += 1;
+	h->sum += value;
+	if (~value > h->min)
+		h->min = ~value;
+	if (value > h->max)
+		h->max = value;
+}
+
+/* Zeros, as large as any row below: what a new row starts from. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bench_device);
+} net_zero SEC(".maps");
+
+/* The row of @key in the per-CPU hash @map, made at first sight. */
+static __always_inline void *row_of(void *map, const void *key)
+{
+	void *row = bpf_map_lookup_elem(map, key);
+	__u32 zero = 0;
+	void *empty;
+
+	if (row)
+		return row;
+	empty = bpf_map_lookup_elem(&net_zero, &zero);
+	if (!empty)
+		return 0;
+	bpf_map_update_elem(map, key, empty, BPF_NOEXIST);
+	return bpf_map_lookup_elem(map, key);
+}
+
+/* A packet of @len bytes in its device's row, direction @dir. */
+static __always_inline void device_add(void *map, struct net_device *dev,
+				       int dir, __u64 len)
+{
+	struct bench_dev_key key = dev_key(dev);
+	struct bench_device *row = row_of(map, &key);
+
+	if (!row)
+		return;
+	row->packets[dir] += 1;
+	hist_record_zeroed(&row->sizes[dir], len);
+}
+
+/* tpstat_net's devices alone: rows of packets and lengths, both ways. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, BENCH_DEVICES);
+	__type(key, struct bench_dev_key);
+	__type(value, struct bench_device);
+} devices SEC(".maps");
+
+SEC("tp_btf/net_dev_start_xmit")
+int dev_tx(__u64 *ctx)
+{
+	struct sk_buff *skb = (struct sk_buff *)ctx[0];
+
+	device_add(&devices, (struct net_device *)ctx[1], BENCH_TX, skb_len(skb));
+	return 0;
+}
+
+SEC("tp_btf/netif_receive_skb")
+int dev_rx(__u64 *ctx)
+{
+	struct sk_buff *skb = (struct sk_buff *)ctx[0];
+
+	device_add(&devices, skb->dev, BENCH_RX, skb_len(skb));
+	return 0;
+}
+
+/*
+ * All of tpstat_net's work: its counters, sizes overall and per device,
+ * the time from queueing to transmission paired by skb (overall and per
+ * device), and drops by reason and by function, with their lengths.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, BENCH_NET_EVENTS);
+	__type(key, __u32);
+	__type(value, __u64);
+} net_events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, BENCH_NET_PATHS);
+	__type(key, __u32);
+	__type(value, __u64);
+} net_paths SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, BENCH_NET_TIMED);
+	__type(key, __u32);
+	__type(value, __u64);
+} net_timed SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, BENCH_DIRS);
+	__type(key, __u32);
+	__type(value, struct bench_hist);
+} net_sizes SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, BENCH_DEVICES);
+	__type(key, struct bench_dev_key);
+	__type(value, struct bench_device);
+} net_devices SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BENCH_NET_QUEUED_MAX);
+	__type(key, __u64);
+	__type(value, struct bench_pair);
+} net_queued SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bench_hist);
+} net_queue SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, BENCH_DEVICES);
+	__type(key, struct bench_dev_key);
+	__type(value, struct bench_hist);
+} net_queue_devices SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, BENCH_REASONS);
+	__type(key, __u32);
+	__type(value, struct bench_hist);
+} net_reasons SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, BENCH_DROP_SITES);
+	__type(key, __u64);
+	__type(value, struct bench_hist);
+} net_drop_sites SEC(".maps");
+
+static __always_inline void net_count(void *map, __u32 i)
+{
+	__u64 *n = bpf_map_lookup_elem(map, &i);
+
+	if (n)
+		*n += 1;
+}
+
+static __always_inline void net_size(int dir, __u64 len)
+{
+	__u32 i = dir;
+	struct bench_hist *h = bpf_map_lookup_elem(&net_sizes, &i);
+
+	if (h)
+		hist_record_zeroed(h, len);
+}
+
+/* Saved under the skb's address until its transmission, with its protocol. */
+SEC("tp_btf/net_dev_queue")
+int net_queue_start(__u64 *ctx)
+{
+	struct sk_buff *skb = (struct sk_buff *)ctx[0];
+	struct bench_pair start = {
+		.ts = bpf_ktime_get_ns(), .a = skb->protocol,
+	};
+	__u64 key = ctx[0];
+
+	net_count(&net_events, BENCH_NET_QUEUED);
+	bpf_map_update_elem(&net_queued, &key, &start, BPF_ANY);
+	return 0;
+}
+
+SEC("tp_btf/net_dev_start_xmit")
+int net_start_xmit(__u64 *ctx)
+{
+	__u64 len = skb_len((struct sk_buff *)ctx[0]);
+
+	net_count(&net_events, BENCH_NET_SENT);
+	net_size(BENCH_TX, len);
+	device_add(&net_devices, (struct net_device *)ctx[1], BENCH_TX, len);
+	return 0;
+}
+
+/* Adds @value to the first histogram of a per-CPU array. */
+static __always_inline void net_hist(void *map, __u64 value)
+{
+	__u32 zero = 0;
+	struct bench_hist *h = bpf_map_lookup_elem(map, &zero);
+
+	if (h)
+		hist_record_zeroed(h, value);
+}
+
+/*
+ * net_dev_xmit(skb, rc, dev, skb_len), after the driver, which may have
+ * freed the skb: its address is only a key.
+ */
+#define BENCH_NETDEV_TX_BUSY	0x10
+
+SEC("tp_btf/net_dev_xmit")
+int net_xmit(__u64 *ctx)
+{
+	struct net_device *dev = (struct net_device *)ctx[2];
+	struct bench_dev_key dk = dev_key(dev);
+	struct bench_device *row;
+	struct bench_pair *start;
+	struct bench_hist *h;
+	__u64 key = ctx[0], ns;
+	int rc = (int)ctx[1];
+
+	if (rc != BENCH_NETDEV_TX_BUSY) {
+		start = bpf_map_lookup_elem(&net_queued, &key);
+		if (start) {
+			ns = bpf_ktime_get_ns() - start->ts;
+			bpf_map_delete_elem(&net_queued, &key);
+			if ((__s64)ns < 0)
+				ns = 0;
+			net_count(&net_timed, BENCH_TIMED);
+			net_hist(&net_queue, ns);
+			h = row_of(&net_queue_devices, &dk);
+			if (h)
+				hist_record_zeroed(h, ns);
+		} else {
+			net_count(&net_timed, BENCH_UNTIMED);
+		}
+	}
+	if (!rc)
+		return 0;
+	net_count(&net_events, BENCH_NET_NOT_SENT);
+	row = row_of(&net_devices, &dk);
+	if (row)
+		row->not_sent += 1;
+	return 0;
+}
+
+SEC("tp_btf/netif_rx")
+int net_rx_backlog(__u64 *ctx)
+{
+	net_count(&net_paths, BENCH_PATH_BACKLOG);
+	return 0;
+}
+
+SEC("tp_btf/netif_receive_skb_entry")
+int net_rx_direct(__u64 *ctx)
+{
+	net_count(&net_paths, BENCH_PATH_DIRECT);
+	return 0;
+}
+
+SEC("tp_btf/napi_gro_receive_entry")
+int net_rx_gro(__u64 *ctx)
+{
+	net_count(&net_paths, BENCH_PATH_GRO);
+	return 0;
+}
+
+SEC("tp_btf/netif_receive_skb_list_entry")
+int net_rx_list(__u64 *ctx)
+{
+	net_count(&net_paths, BENCH_PATH_LIST);
+	return 0;
+}
+
+SEC("tp_btf/netif_receive_skb")
+int net_receive(__u64 *ctx)
+{
+	struct sk_buff *skb = (struct sk_buff *)ctx[0];
+	__u64 len = skb_len(skb);
+
+	net_count(&net_events, BENCH_NET_RECEIVED);
+	net_size(BENCH_RX, len);
+	device_add(&net_devices, skb->dev, BENCH_RX, len);
+	return 0;
+}
+
+/* kfree_skb(skb, location, reason[, rx_sk]): by reason and by function. */
+SEC("tp_btf/kfree_skb")
+int net_drop(__u64 *ctx)
+{
+	__u64 len = skb_len((struct sk_buff *)ctx[0]), site = ctx[1];
+	__u32 reason = (__u32)ctx[2];
+	struct bench_hist *h;
+
+	net_count(&net_events, BENCH_NET_DROPPED);
+	h = row_of(&net_reasons, &reason);
+	if (h)
+		hist_record_zeroed(h, len);
+	h = row_of(&net_drop_sites, &site);
+	if (h)
+		hist_record_zeroed(h, len);
+	return 0;
+}
+
+SEC("tp_btf/consume_skb")
+int net_consume(__u64 *ctx)
+{
+	net_count(&net_events, BENCH_NET_CONSUMED);
 	return 0;
 }
 

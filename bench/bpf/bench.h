@@ -69,4 +69,50 @@ struct bench_wide_key {
 
 #define BENCH_WIDE_WORD	0x5450535441540000ULL
 
+/*
+ * tpstat_net's work. A device's row: packets per direction, transmissions
+ * the driver did not take, and log2 histograms of lengths (whose sums are
+ * the bytes); its key, an ifindex and a network namespace.
+ */
+enum bench_dir { BENCH_RX, BENCH_TX, BENCH_DIRS };
+
+struct bench_dev_key {
+	__u32 ifindex;
+	__u32 netns;
+};
+
+struct bench_device {
+	__u64 packets[BENCH_DIRS];
+	__u64 not_sent;
+	struct bench_hist sizes[BENCH_DIRS];
+};
+
+/* As tpstat_net's counters: events by kind, received packets by path. */
+enum bench_net_event {
+	BENCH_NET_QUEUED,
+	BENCH_NET_SENT,
+	BENCH_NET_NOT_SENT,
+	BENCH_NET_RECEIVED,
+	BENCH_NET_DROPPED,
+	BENCH_NET_CONSUMED,
+	BENCH_NET_EVENTS
+};
+
+/* As the queue file's: transmissions timed from their queueing, or not. */
+enum bench_net_timed { BENCH_TIMED, BENCH_UNTIMED, BENCH_NET_TIMED };
+
+enum bench_net_path {
+	BENCH_PATH_BACKLOG,
+	BENCH_PATH_DIRECT,
+	BENCH_PATH_GRO,
+	BENCH_PATH_LIST,
+	BENCH_NET_PATHS
+};
+
+/* As tpstat_net's defaults: devices, packets timed at once, reasons, sites. */
+#define BENCH_DEVICES		64
+#define BENCH_NET_QUEUED_MAX	4096
+#define BENCH_REASONS		128
+#define BENCH_DROP_SITES	128
+
 #endif /* _TPSTAT_BENCH_BPF_H */

@@ -15,17 +15,26 @@
  *             (value % 64) in keyed data shared by all CPUs
  *   wide      the counter, then the value into a table keyed by 16 bytes
  *             (value % 64 and a second word)
+ *   filter    the counter, behind the filter written to bench/filter: its
+ *             fields are the event's value, the CPU and the task's command
+ *   devices   no tpstat_bench_fire probe: tpstat_net's per-device work
+ *             alone, on net_dev_start_xmit and netif_receive_skb
  *
  * Every mode but empty counts its events, so a test can check that the
  * benchmark measured what it claims: bench/stats has them.
  */
 #include <linux/atomic.h>
 #include <linux/module.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/string.h>
+#include <trace/events/net.h>
 
 #include <tpstat/tpstat.h>
 #include "tpstat_bench_trace.h"
+/* tpstat_net's own code for a device's row, so that devices times it. */
+#include "../../probes/net/net.h"
 
 #define TPSTAT_BENCH_KEYS	64
 
@@ -41,6 +50,8 @@ enum tpstat_bench_mode {
 	TPSTAT_BENCH_PAIRS,
 	TPSTAT_BENCH_KEYED,
 	TPSTAT_BENCH_WIDE,
+	TPSTAT_BENCH_FILTER,
+	TPSTAT_BENCH_DEVICES,
 };
 
 static const char * const tpstat_bench_modes[] = {
@@ -52,11 +63,13 @@ static const char * const tpstat_bench_modes[] = {
 	[TPSTAT_BENCH_PAIRS] = "pairs",
 	[TPSTAT_BENCH_KEYED] = "keyed",
 	[TPSTAT_BENCH_WIDE] = "wide",
+	[TPSTAT_BENCH_FILTER] = "filter",
+	[TPSTAT_BENCH_DEVICES] = "devices",
 };
 
 static char *mode = "counter";
 module_param(mode, charp, 0400);
-MODULE_PARM_DESC(mode, "the probe's work: empty, counter, hist, table, atomic, pairs, keyed or wide");
+MODULE_PARM_DESC(mode, "the probe's work: empty, counter, hist, table, atomic, pairs, keyed, wide, filter or devices");
 
 static struct tpstat_hist bench_hist = TPSTAT_HIST("value");
 /* Room for every key, so no event goes to "other" and all are counted. */
@@ -68,6 +81,26 @@ static struct tpstat_table bench_wide =
 	TPSTAT_WIDE_TABLE(TPSTAT_BENCH_KEYS, 2 * sizeof(u64));
 /* Not tpstat data: a baseline, counted from load, never reset. */
 static atomic64_t bench_shared = ATOMIC64_INIT(0);
+
+/*
+ * What mode=filter's filter may test: fields as cheap to fetch as a net
+ * probe's, and ones ftrace's filters know too (value, CPU, comm), so the
+ * same expression can be timed on both.
+ */
+enum { BENCH_VALUE, BENCH_CPU, BENCH_COMM, BENCH_COMM_HI, BENCH_SLOTS };
+
+static const struct tpstat_field tpstat_bench_fields[] = {
+	TPSTAT_FIELD_NUMBER("value", BENCH_VALUE),
+	TPSTAT_FIELD_NUMBER("cpu", BENCH_CPU),
+	TPSTAT_FIELD_NAME("comm", BENCH_COMM),
+};
+
+static struct tpstat_filter bench_filter = TPSTAT_FILTER(tpstat_bench_fields);
+
+/* As tpstat_net's devices, with its defaults. */
+static struct tpstat_keyed bench_devices =
+	TPSTAT_KEYED_HISTS_PER_CPU(TPSTAT_BENCH_KEYS, "bytes", NET_DIRS,
+				   NET_DEV_COUNTERS);
 
 static void tpstat_bench_empty(void *data, u64 value)
 {
@@ -124,6 +157,42 @@ static void tpstat_bench_wide(void *data, u64 value)
 		tpstat_probe_drop(data);
 }
 
+/* The counter's probe behind a filter, filling the fields only for one. */
+static void tpstat_bench_filter(void *data, u64 value)
+{
+	const struct tpstat_filter_prog *prog = tpstat_filter_prog(&bench_filter);
+
+	if (prog) {
+		u64 v[BENCH_SLOTS];
+
+		v[BENCH_VALUE] = value;
+		v[BENCH_CPU] = raw_smp_processor_id();
+		tpstat_filter_name(&v[BENCH_COMM], current->comm);
+		if (!tpstat_filter_pass(&bench_filter, prog, v))
+			return;
+	}
+	tpstat_probe_hit(data);
+}
+
+/* tpstat_net's net_dev_start_xmit and netif_receive_skb, devices alone. */
+static void tpstat_bench_device_tx(void *data, const struct sk_buff *skb,
+				   const struct net_device *dev)
+{
+	tpstat_probe_hit(data);
+	net_device_add(&bench_devices, dev, NET_DIR_TX, net_skb_len(skb));
+}
+
+static void tpstat_bench_device_rx(void *data, struct sk_buff *skb)
+{
+	tpstat_probe_hit(data);
+	net_device_add(&bench_devices, skb->dev, NET_DIR_RX, net_skb_len(skb));
+}
+
+static struct tpstat_probe tpstat_bench_device_probes[] = {
+	TPSTAT_PROBE(net_dev_start_xmit, tpstat_bench_device_tx),
+	TPSTAT_PROBE(netif_receive_skb, tpstat_bench_device_rx),
+};
+
 /* One per mode; the set registers only the one mode= picks. */
 static struct tpstat_probe tpstat_bench_probes[] = {
 	[TPSTAT_BENCH_EMPTY] =
@@ -142,6 +211,8 @@ static struct tpstat_probe tpstat_bench_probes[] = {
 		TPSTAT_MODULE_PROBE(tpstat_bench_fire, tpstat_bench_keyed),
 	[TPSTAT_BENCH_WIDE] =
 		TPSTAT_MODULE_PROBE(tpstat_bench_fire, tpstat_bench_wide),
+	[TPSTAT_BENCH_FILTER] =
+		TPSTAT_MODULE_PROBE(tpstat_bench_fire, tpstat_bench_filter),
 };
 
 static u64 tpstat_bench_table_events(const struct tpstat_table *t,
@@ -174,6 +245,20 @@ static u64 tpstat_bench_keyed_events(void)
 	return events;
 }
 
+/* Packets the devices' rows counted in direction @dir, other included. */
+static u64 tpstat_bench_device_packets(unsigned int dir)
+{
+	struct tpstat_keyed_row *rows;
+	unsigned int i, nr;
+	u64 packets = 0;
+
+	rows = tpstat_keyed_rows_at(&bench_devices, dir, NULL, &nr);
+	for (i = 0; rows && i <= nr; i++)
+		packets += rows[i].hist.count;
+	kvfree(rows);
+	return packets;
+}
+
 /* Every start saved or dropped, and every end, paired or not. */
 static u64 tpstat_bench_pairs_events(void)
 {
@@ -200,6 +285,10 @@ static int tpstat_bench_stats(struct seq_file *m, struct tpstat_set *set)
 	seq_printf(m, "pairs.events %llu\n", tpstat_bench_pairs_events());
 	tpstat_pairs_print_stats(m, &bench_pairs, "pairs");
 	seq_printf(m, "atomic %lld\n", atomic64_read(&bench_shared));
+	tpstat_filter_print_stats(m, &bench_filter, "filter");
+	seq_printf(m, "devices.rx_packets %llu\ndevices.tx_packets %llu\n",
+		   tpstat_bench_device_packets(NET_DIR_RX),
+		   tpstat_bench_device_packets(NET_DIR_TX));
 	return 0;
 }
 
@@ -209,6 +298,12 @@ static struct tpstat_data *const tpstat_bench_data[] = {
 	&bench_pairs.data,
 	&bench_keyed.data,
 	&bench_wide.data,
+	&bench_filter.data,
+	&bench_devices.data,
+};
+
+static const struct tpstat_file tpstat_bench_files[] = {
+	TPSTAT_FILTER_FILE("filter", &bench_filter),
 };
 
 static struct tpstat_set tpstat_bench_set = {
@@ -216,6 +311,8 @@ static struct tpstat_set tpstat_bench_set = {
 	.nr_probes = 1,
 	.data = tpstat_bench_data,
 	.nr_data = ARRAY_SIZE(tpstat_bench_data),
+	.files = tpstat_bench_files,
+	.nr_files = ARRAY_SIZE(tpstat_bench_files),
 	.stats = tpstat_bench_stats,
 };
 
@@ -225,10 +322,15 @@ static int __init tpstat_bench_init(void)
 				 ARRAY_SIZE(tpstat_bench_modes), mode);
 
 	if (which < 0) {
-		pr_err("tpstat_bench: mode must be empty, counter, hist, table, atomic, pairs, keyed or wide\n");
+		pr_err("tpstat_bench: mode must be empty, counter, hist, table, atomic, pairs, keyed, wide, filter or devices\n");
 		return -EINVAL;
 	}
-	tpstat_bench_set.probes = &tpstat_bench_probes[which];
+	if (which == TPSTAT_BENCH_DEVICES) {
+		tpstat_bench_set.probes = tpstat_bench_device_probes;
+		tpstat_bench_set.nr_probes = ARRAY_SIZE(tpstat_bench_device_probes);
+	} else {
+		tpstat_bench_set.probes = &tpstat_bench_probes[which];
+	}
 	return tpstat_set_register(&tpstat_bench_set);
 }
 

@@ -5,6 +5,11 @@
  *
  *   bpf-run bench.bpf.o raw_count CMD [ARG...]
  *   bpf-run bench.bpf.o runqlat_wakeup,runqlat_wakeup_new,runqlat_switch CMD
+ *
+ * The network's programs count what tpstat_net counts: for each packet
+ * that crosses lo, an event queued, sent, received and dropped, one timed
+ * in its queue and one received through the backlog; devices alone counts
+ * it sent and received.
  */
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -138,6 +143,55 @@ static __u64 pair_events(struct bpf_object *obj)
 	return total;
 }
 
+/* The sum of a per-CPU array of u64s over its @entries and every CPU. */
+static __u64 array_events(struct bpf_object *obj, const char *name,
+			  __u32 entries)
+{
+	struct bpf_map *map = bpf_object__find_map_by_name(obj, name);
+	__u64 *counts = calloc(cpus, sizeof(*counts));
+	__u64 total = 0;
+	__u32 i;
+	int cpu;
+
+	for (i = 0; counts && i < entries; i++)
+		if (!bpf_map__lookup_elem(map, &i, sizeof(i), counts,
+					  cpus * sizeof(*counts), 0))
+			for (cpu = 0; cpu < cpus; cpu++)
+				total += counts[cpu];
+	free(counts);
+	return total;
+}
+
+/* Packets in the rows of devices, both ways, over every CPU. */
+static __u64 device_events(struct bpf_object *obj)
+{
+	struct bpf_map *map = bpf_object__find_map_by_name(obj, "devices");
+	struct bench_device *rows = calloc(cpus, sizeof(*rows));
+	struct bench_dev_key key, prev, *last = NULL;
+	__u64 total = 0;
+	int cpu, dir;
+
+	while (rows && !bpf_map__get_next_key(map, last, &key, sizeof(key))) {
+		if (!bpf_map__lookup_elem(map, &key, sizeof(key), rows,
+					  cpus * sizeof(*rows), 0))
+			for (cpu = 0; cpu < cpus; cpu++)
+				for (dir = 0; dir < BENCH_DIRS; dir++)
+					total += rows[cpu].packets[dir];
+		prev = key;
+		last = &prev;
+	}
+	free(rows);
+	return total;
+}
+
+static __u64 net_events(struct bpf_object *obj)
+{
+	return array_events(obj, "net_events", BENCH_NET_EVENTS) +
+	       array_events(obj, "net_timed", BENCH_NET_TIMED) +
+	       array_events(obj, "net_paths", BENCH_NET_PATHS) +
+	       device_events(obj);
+}
+
 /* Is @name one of the comma-separated @names? */
 static int wanted(const char *names, const char *name)
 {
@@ -150,7 +204,7 @@ static int wanted(const char *names, const char *name)
 	return 0;
 }
 
-#define MAX_LINKS	8
+#define MAX_LINKS	16
 
 int main(int argc, char **argv)
 {
@@ -200,7 +254,7 @@ int main(int argc, char **argv)
 	/* Only the loaded program wrote to a map; the others are empty. */
 	printf("events %llu\n", (unsigned long long)(count_events(obj) +
 		hist_events(obj) + table_events(obj) + keyed_events(obj) +
-		pair_events(obj)));
+		pair_events(obj) + net_events(obj)));
 	bpf_object__close(obj);
 	return rc;
 }

@@ -2,9 +2,12 @@
 # make bench measures what it claims: its loop fires exactly the events
 # asked for, on the CPUs asked for, and every mode of its probe records
 # each one; its kmalloc loop makes exactly the pairs asked for, from one
-# call site. Timing is make bench's business, never asserted here.
+# call site; its packet loop sends exactly the packets asked for, each
+# through the same six net tracepoints; a filter in front of the probe
+# passes and rejects what it says. Timing is make bench's business, never
+# asserted here.
 
-plan 68
+plan 93
 
 B=/sys/kernel/debug/tpstat_bench
 
@@ -17,7 +20,7 @@ bench_value() { v=$(((($1 * 0x61C88647) & 0xffffffff) >> 16)); }
 load tpstat
 check "tpstat_bench_tp.ko loads" load tpstat_bench_tp
 load tpstat_count tracepoints=tpstat_bench_fire
-for f in fire:200 fire_all:200 kmalloc:200 result:400; do
+for f in fire:200 fire_all:200 kmalloc:200 packets:200 result:400; do
 	is "mode of $f" "$(stat -c %a $B/${f%:*})" "${f#*:}"
 done
 
@@ -91,6 +94,52 @@ is "kmalloc: each freed" "$(bench_site frees)" 4000
 check "kmalloc: result has the loop's CPU, pairs and time" grep -q '^cpu0 4000 [1-9]' $B/result
 is "kmalloc refuses garbage" "$(write_error $B/kmalloc x)" EINVAL
 rmmod tpstat_kmem
+
+# The packet loop, with the generic counter on the net set's ten
+# tracepoints as the referee: six see every packet, four none.
+NET_TPS='net_dev_queue net_dev_start_xmit net_dev_xmit netif_rx
+	netif_receive_skb_entry napi_gro_receive_entry
+	netif_receive_skb_list_entry netif_receive_skb kfree_skb consume_skb'
+for tp in $NET_TPS; do
+	echo "$tp" > $TP/count/control
+done
+echo 1 > $TP/count/reset
+taskset -c 0 sh -c "echo 300 > $B/packets"
+for tp in $NET_TPS; do
+	case $tp in
+	*_entry|consume_skb) want=0 ;;
+	*) want=300 ;;
+	esac
+	is "packets: $tp saw $want" "$(stat_of count $tp.hits)" $want
+done
+check "packets: result has the loop's CPU, packets and time" grep -q '^cpu0 300 [1-9]' $B/result
+is "packets refuses garbage" "$(write_error $B/packets 1x)" EINVAL
+
+# mode=devices: tpstat_net's per-device rows alone, both ways.
+check "mode=devices loads" load tpstat_bench mode=devices
+is "devices: attached to net_dev_start_xmit" "$(state_of bench net_dev_start_xmit)" attached
+is "devices: attached to netif_receive_skb" "$(state_of bench netif_receive_skb)" attached
+taskset -c 0 sh -c "echo 300 > $B/packets"
+is "devices: every packet sent" "$(stat_of bench devices.tx_packets)" 300
+is "devices: every packet received" "$(stat_of bench devices.rx_packets)" 300
+rmmod tpstat_bench
+
+# mode=filter: the counter behind a filter over value, cpu and comm.
+check "mode=filter loads" load tpstat_bench mode=filter
+is "filter: none at first" "$(cat $TP/bench/filter)" none
+bench_fire 1 3000
+is "filter: none passes every event" "$(stat_of bench tpstat_bench_fire.hits)" 3000
+echo 'value < 65536 && cpu < 64 && comm == "sh"' > $TP/bench/filter
+is "filter: reads back" "$(cat $TP/bench/filter)" 'value < 65536 && cpu < 64 && comm == "sh"'
+echo 1 > $TP/bench/reset
+bench_fire 1 3000
+is "filter: the bench's 3 terms pass every event" "$(stat_of bench tpstat_bench_fire.hits)" 3000
+echo 'value < 65536 && cpu == 0' > $TP/bench/filter
+echo 1 > $TP/bench/reset
+bench_fire 1 3000
+is "filter: cpu == 0 rejects cpu1's events" "$(stat_of bench filter.rejected)" 3000
+is "filter: and counts none" "$(stat_of bench tpstat_bench_fire.hits)" 0
+rmmod tpstat_bench
 
 is "an unknown mode" "$(load_error tpstat_bench mode=bogus)" EINVAL
 is "fire refuses garbage" "$(write_error $B/fire abc)" EINVAL

@@ -26,9 +26,10 @@ still_stats() {
 }
 data=$(still_stats)
 # Every set's enable and reset, the count and stack sets' controls, the
-# count set's instances, the count and net sets' filters: nothing else is
-# writable, and all of them are fuzzed. A filter that passes every event is in force in each: a write
-# refused must leave it so, one taken is read back and undone.
+# count set's instances, the count, net and bench sets' filters: nothing
+# else is writable, and all of them are fuzzed. A filter that passes every
+# event is in force in each: a write refused must leave it so, one taken
+# is read back and undone.
 targets=$(find $TP -type f -perm -0200)
 sets=$(ls -d $TP/*/ | wc -l)
 filters=$(ls $TP/*/filter)
@@ -39,8 +40,8 @@ done
 plan $((9 + $(echo $targets | wc -w) + $(echo $data | wc -w)))
 check "the test set's stats are among the data" \
 	sh -c "echo '$data' | grep -qx '$TP/test/stats'"
-is "targets: enable and reset of each of the $sets sets, two controls, instances, two filters" \
-	"$(echo "$targets" | wc -w)" $((2 * sets + 5))
+is "targets: enable and reset of each of the $sets sets, two controls, instances, three filters" \
+	"$(echo "$targets" | wc -w)" $((2 * sets + 6))
 
 # The state every write may move, before and after the fuzzing: each
 # set's enable, the counted tracepoints, each probe's state, and the stats
