@@ -193,11 +193,15 @@ static void add_line(struct exposition *e, const char *set,
 		free(labels);
 		return;
 	}
-	/* A histogram's lines come together: its series is the last one. */
+	/*
+	 * A histogram's lines come together: its series is the last one of
+	 * its prefix and labels (sets inside one set share its families).
+	 */
 	for (i = fam->nr; i-- > 0;) {
 		const char *p = fam->series[i].prefix;
 
-		if (strlen(p) == m->prefix_len && !strncmp(p, l->name, m->prefix_len)) {
+		if (strlen(p) == m->prefix_len && !strncmp(p, l->name, m->prefix_len) &&
+		    !strcmp(fam->series[i].labels, labels)) {
 			s = &fam->series[i];
 			break;
 		}
