@@ -237,6 +237,40 @@ int raw_wide(struct bpf_raw_tracepoint_args *ctx)
 }
 
 /*
+ * bpftrace's @[kstack] = count(): bpf_get_stackid() walks the kernel stack
+ * and keeps it in a stack map, whose id keys a count in a per-CPU hash. A
+ * walk that fails counts under its error, as bpftrace keys it; bpf-run
+ * counts only the stacks kept. As many stacks as tpstat_stack holds, each
+ * of as many frames as it and ftrace's hist triggers keep.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, BENCH_STACKS);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, BENCH_STACK_DEPTH * sizeof(__u64));
+} kstacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, BENCH_STACKS);
+	__type(key, __s64);
+	__type(value, __u64);
+} kstack_counts SEC(".maps");
+
+SEC("raw_tracepoint/tpstat_bench_fire")
+int raw_kstack(struct bpf_raw_tracepoint_args *ctx)
+{
+	__s64 id = bpf_get_stackid(ctx, &kstacks, 0);
+	__u64 *n = bpf_map_lookup_elem(&kstack_counts, &id), one = 1;
+
+	if (n)
+		*n += 1;
+	else
+		bpf_map_update_elem(&kstack_counts, &id, &one, BPF_NOEXIST);
+	return 0;
+}
+
+/*
  * runqlat's logic, as libbpf-tools writes it: a wakeup (or a preemption)
  * saves the time under the task's pid, the switch-in takes it out and
  * adds the latency to a log2 histogram. The task's fields are read with

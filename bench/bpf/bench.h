@@ -27,6 +27,13 @@ struct bench_row {
 	__u64 max;
 };
 
+/*
+ * As tpstat_stack's defaults, max_stacks and depth; 16 frames is also what
+ * ftrace's hist triggers keep of a stacktrace key.
+ */
+#define BENCH_STACKS		1024
+#define BENCH_STACK_DEPTH	16
+
 /* As tpstat_sched's default max_tasks: tasks whose wakeup is held. */
 #define BENCH_TASKS	8192
 

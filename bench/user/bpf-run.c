@@ -6,6 +6,9 @@
  *   bpf-run bench.bpf.o raw_count CMD [ARG...]
  *   bpf-run bench.bpf.o runqlat_wakeup,runqlat_wakeup_new,runqlat_switch CMD
  *
+ * The stack program's run also prints how many stacks it kept ("stacks N")
+ * and the frames of the deepest ("frames N").
+ *
  * The network's programs count what tpstat_net counts: for each packet
  * that crosses lo, an event queued, sent, received and dropped, one timed
  * in its queue and one received through the backlog; devices alone counts
@@ -192,6 +195,46 @@ static __u64 net_events(struct bpf_object *obj)
 	       device_events(obj);
 }
 
+/* What the stack program kept: its stacks and the frames of the deepest. */
+static unsigned int kstacks_kept, kstack_frames;
+
+/*
+ * Events counted under a stack kept: an event whose stack was lost (a
+ * negative id, the walk's error) is not, and fails the guest's check.
+ */
+static __u64 kstack_events(struct bpf_object *obj)
+{
+	struct bpf_map *counts = bpf_object__find_map_by_name(obj, "kstack_counts");
+	struct bpf_map *stacks = bpf_object__find_map_by_name(obj, "kstacks");
+	__u64 *n = calloc(cpus, sizeof(*n)), ips[BENCH_STACK_DEPTH], total = 0;
+	__s64 id, prev, *last = NULL;
+	unsigned int frames;
+	__u32 stack_id;
+	int cpu;
+
+	while (n && !bpf_map__get_next_key(counts, last, &id, sizeof(id))) {
+		prev = id;
+		last = &prev;
+		if (id < 0 || bpf_map__lookup_elem(counts, &id, sizeof(id), n,
+						   cpus * sizeof(*n), 0))
+			continue;
+		for (cpu = 0; cpu < cpus; cpu++)
+			total += n[cpu];
+		kstacks_kept++;
+		/* The map zeroes the frames past the stack's last. */
+		stack_id = id;
+		if (bpf_map__lookup_elem(stacks, &stack_id, sizeof(stack_id), ips,
+					 sizeof(ips), 0))
+			continue;
+		for (frames = 0; frames < BENCH_STACK_DEPTH && ips[frames]; frames++)
+			;
+		if (frames > kstack_frames)
+			kstack_frames = frames;
+	}
+	free(n);
+	return total;
+}
+
 /* Is @name one of the comma-separated @names? */
 static int wanted(const char *names, const char *name)
 {
@@ -254,7 +297,9 @@ int main(int argc, char **argv)
 	/* Only the loaded program wrote to a map; the others are empty. */
 	printf("events %llu\n", (unsigned long long)(count_events(obj) +
 		hist_events(obj) + table_events(obj) + keyed_events(obj) +
-		pair_events(obj) + net_events(obj)));
+		pair_events(obj) + net_events(obj) + kstack_events(obj)));
+	if (kstacks_kept)
+		printf("stacks %u\nframes %u\n", kstacks_kept, kstack_frames);
 	bpf_object__close(obj);
 	return rc;
 }
