@@ -58,12 +58,17 @@ function fmt(x) { return x == "" ? na() : sprintf(x < 100 && x > -100 ? "%.1f" :
 function ratio(x) { return x == "" ? na() : sprintf("%.2f", x) }
 function pct(x) { return x == "" ? na() : sprintf("%+.2f%%", x) }
 
+# What a loop configuration's loop counts: the kmalloc loops kmalloc and
+# kfree pairs, nk to a loop; the net_ loops packets, np to a loop; the
+# stack_ loops events, nstack to a loop; the others events, n to a loop.
+function per_loop(label) {
+	return label ~ /^kmalloc_/ ? nk : label ~ /^net_/ ? np : label ~ /^stack_/ ? nstack : n
+}
+
 # Per-event cost of a loop configuration, from the median loop time. Tests
-# for a value, not for the key: looking an element up creates it. The
-# kmalloc loops count kmalloc and kfree pairs, nk to a loop, and the net_
-# loops packets, np to a loop.
+# for a value, not for the key: looking an element up creates it.
 function per_event(clock, label,    per) {
-	per = label ~ /^kmalloc_/ ? nk : label ~ /^net_/ ? np : n
+	per = per_loop(label)
 	return rep[clock, label] != "" && per > 0 ? median(rep[clock, label]) / per : ""
 }
 
@@ -88,6 +93,8 @@ FNR == 1 { clock = FILENAME == ARGV[1] ? "icount" : FILENAME == ARGV[2] ? "wall"
 $1 == "BENCH" && $2 == "conf" { n = $3; reps = $4; conf[clock] = $3 " " $4 }
 $1 == "BENCH" && $2 == "kconf" { nk = $3 }
 $1 == "BENCH" && $2 == "pconf" { np = $3; pevents = $4; pconf[clock] = $3 " " $4 }
+$1 == "BENCH" && $2 == "sconf" { nstack = $3; sconf[clock] = $3 }
+$1 == "BENCH" && $2 == "frames" { frames[clock, $3] = $4 }
 $1 == "BENCH" && $2 == "loop" {
 	if ($4 == "rep")
 		rep[clock, $3] = rep[clock, $3] " " $5
@@ -171,6 +178,19 @@ function completeness(    c, clk, i, k, v, s, m) {
 			missed(sprintf("%s boot: pconf '%s', want the icount boot's '%s'",
 				clk, pconf[clk], pconf["icount"]))
 		k = split(NET_CHECKS, v, " ")
+		for (i = 1; i <= k; i++)
+			expect(clk, v[i], 1)
+		if (!(clk in sconf))
+			missed(sprintf("%s boot: no sconf line", clk))
+		else if (sconf[clk] != sconf["icount"])
+			missed(sprintf("%s boot: sconf '%s', want the icount boot's '%s'",
+				clk, sconf[clk], sconf["icount"]))
+		k = split(STACKS, v, " ")
+		for (i = 1; i <= k; i++)
+			if (frames[clk, v[i]] !~ /^[0-9]+$/)
+				missed(sprintf("%s boot: frames of %s is '%s'", clk, v[i],
+					frames[clk, v[i]]))
+		k = split(STACK_CHECKS, v, " ")
 		for (i = 1; i <= k; i++)
 			expect(clk, v[i], 1)
 		want_reps(clk, "events loaded", events[clk, "loaded"])
@@ -283,7 +303,7 @@ function all_per_event(label,    c, s, k) {
 	return k ? s / k : ""
 }
 
-function row(label, title,    c) {
+function row(label, title,    c, per) {
 	where = title
 	printf "| %s |", title
 	for (c = 1; c <= 2; c++) {
@@ -294,7 +314,8 @@ function row(label, title,    c) {
 			printf " %s | %s | %s |", fmt(per_event(clk, label)),
 				fmt(over(clk, label)), ratio(times_empty(clk, label))
 	}
-	printf " %s |\n", fmt(cold["icount", label] != "" && n > 0 ? cold["icount", label] / n : "")
+	per = per_loop(label)
+	printf " %s |\n", fmt(cold["icount", label] != "" && per > 0 ? cold["icount", label] / per : "")
 }
 
 # verdict(ICOUNT_OK, WALL_OK): judged by instructions, the repeatable
@@ -409,6 +430,33 @@ function ten_more(fn, label, base, title,    a, b) {
 		verdict(a == "" ? "" : a <= 10, b == "" ? "" : b <= 10)
 }
 
+# A configuration's cost per event above another's.
+function beyond(clock, label, base,    a, b) {
+	a = over(clock, label); b = over(clock, base)
+	return a == "" || b == "" ? "" : a - b
+}
+
+# stack_table(ROWS): ROWS is "label title|...": the main table's columns,
+# with the frames of the stack each counted under.
+function stack_table(rows,    r, k, i, label, c, clk, per) {
+	print "| configuration | frames | instr | over | x empty | ns | over | x empty | cold instr |"
+	print "|---|--:|--:|--:|--:|--:|--:|--:|--:|"
+	k = split(rows, r, "|")
+	for (i = 1; i <= k; i++) {
+		label = substr(r[i], 1, index(r[i], " ") - 1)
+		where = "stacks: " label
+		per = per_loop(label)
+		printf "| %s | %s |", substr(r[i], index(r[i], " ") + 1),
+			frames["icount", label] ~ /^[0-9]+$/ ? frames["icount", label] : na()
+		for (c = 1; c <= 2; c++) {
+			clk = c == 1 ? "icount" : "wall"
+			printf " %s | %s | %s |", fmt(per_event(clk, label)),
+				fmt(over(clk, label)), ratio(times_empty(clk, label))
+		}
+		printf " %s |\n", fmt(cold["icount", label] != "" && per > 0 ? cold["icount", label] / per : "")
+	}
+}
+
 BEGIN {
 	# Every configuration bench/guest/bench times in a loop on CPU 0, the
 	# tpstat_bench modes (each checked attached), those that count their
@@ -424,6 +472,14 @@ BEGIN {
 	NETS = "net_tpstat net_filter_merged net_filter_3"
 	LOOPS = LOOPS " net_none net_count " NETS " net_devices net_bpf_devices"
 	LOOPS = LOOPS " net_bpf net_ftrace"
+	STACKS = "stack_tpstat stack_bpf stack_ftrace"
+	LOOPS = LOOPS " " STACKS
+	# Beside their counts: each stack configuration counted one stack,
+	# tpstat_stack's probe attached and none of its events in other,
+	# ftrace's dropping none and its trigger removed after.
+	STACK_CHECKS = "stack_tpstat.state stack_tpstat.rows stack_tpstat.other"
+	STACK_CHECKS = STACK_CHECKS " stack_bpf.stacks stack_ftrace.entries"
+	STACK_CHECKS = STACK_CHECKS " stack_ftrace.dropped stack_ftrace.removed"
 	# The packet loops' other checks: the generic counter on each net
 	# tracepoint, tpstat_net's counts (and its filter), devices' both ways.
 	NET_TPS = "net_dev_queue net_dev_start_xmit net_dev_xmit netif_rx"
@@ -455,6 +511,7 @@ BEGIN {
 	COUNTED = COUNTED " " FILTERS " bpf_filter_merged bpf_filter_3"
 	COUNTED = COUNTED " ftrace_filter_merged ftrace_filter_3"
 	COUNTED = COUNTED " net_bpf_devices net_bpf net_ftrace"
+	COUNTED = COUNTED " " STACKS
 	SCALED = "disabled empty counter atomic"
 }
 
@@ -630,6 +687,20 @@ END {
 	x = over("icount", "net_tpstat"); y = over("icount", "net_bpf_devices")
 	printf "\nPer packet, tpstat_net with every file adds %s instructions; BPF doing\n", fmt(x)
 	printf "devices' work alone, %s.\n", fmt(y)
+
+	print ""
+	printf "Counting by kernel stack: a loop of %s events from one call path, each\n", nstack
+	print "counted by its kernel stack of up to 16 frames: by tpstat_stack"
+	print "(`tpstat_bench_fire by stack`); by a BPF raw_tracepoint program doing"
+	print "bpftrace's `@[kstack] = count()` (bpf_get_stackid() into a stack map,"
+	print "then a count per stack id in a per-CPU hash); and by an ftrace hist"
+	print "trigger, `keys=stacktrace`. Each counted every event under one stack,"
+	print "whose frames `frames` counts."
+	print ""
+	stack_table("stack_tpstat tpstat_stack, by stack|" \
+		"stack_bpf BPF: bpf_get_stackid() and a per-CPU hash|" \
+		"stack_ftrace ftrace hist trigger (keys=stacktrace)")
+
 	print ""
 	print "| target | instr | ns | verdict |"
 	print "|---|--:|--:|---|"
@@ -683,6 +754,18 @@ END {
 	ten_more("net", "net_filter_3", "", "tpstat_net's 3-term filter (3 tests) adds at most 10 per packet event")
 	where = "target: tpstat_net's filter, 3 terms merged"
 	ten_more("net", "net_filter_merged", "", "tpstat_net's 3-term filter (2 tests) adds at most 10 per packet event")
+	split("stack_bpf BPF's `@[kstack] = count()`|stack_ftrace ftrace's `keys=stacktrace`",
+		rival, "|")
+	for (i = 1; i <= 2; i++) {
+		t[1] = substr(rival[i], 1, index(rival[i], " ") - 1)
+		t[2] = substr(rival[i], index(rival[i], " ") + 1)
+		where = "target: tpstat_stack cheaper than " t[1]
+		printf "| tpstat_stack cheaper than %s per event | %s vs %s | %s vs %s | %s |\n",
+			t[2], fmt(over("icount", "stack_tpstat")), fmt(over("icount", t[1])),
+			fmt(over("wall", "stack_tpstat")), fmt(over("wall", t[1])),
+			verdict(cheaper("icount", "stack_tpstat", t[1]),
+				cheaper("wall", "stack_tpstat", t[1]))
+	}
 	where = "target: workload slowdown"
 	a = slowdown("icount", "loaded"); b = slowdown("wall", "loaded")
 	printf "| all probe sets slow the workload < 2%% | %s | %s | %s |\n",
