@@ -190,7 +190,7 @@ function completeness(    c, clk, i, k, v, s, m) {
 			if (frames[clk, v[i]] !~ /^[0-9]+$/)
 				missed(sprintf("%s boot: frames of %s is '%s'", clk, v[i],
 					frames[clk, v[i]]))
-		k = split(STACK_CHECKS, v, " ")
+		k = split(STACK_CHECKS " " SCOPE_CHECKS, v, " ")
 		for (i = 1; i <= k; i++)
 			expect(clk, v[i], 1)
 		want_reps(clk, "events loaded", events[clk, "loaded"])
@@ -436,6 +436,24 @@ function beyond(clock, label, base,    a, b) {
 	return a == "" || b == "" ? "" : a - b
 }
 
+# scope_table(ROWS): ROWS is "label title|...", scope_all first.
+function scope_table(rows,    r, k, i, label, c, clk) {
+	print "| configuration | instr | over | vs no scope | ns | over | vs no scope |"
+	print "|---|--:|--:|--:|--:|--:|--:|"
+	k = split(rows, r, "|")
+	for (i = 1; i <= k; i++) {
+		label = substr(r[i], 1, index(r[i], " ") - 1)
+		where = "scopes: " label
+		printf "| %s |", substr(r[i], index(r[i], " ") + 1)
+		for (c = 1; c <= 2; c++) {
+			clk = c == 1 ? "icount" : "wall"
+			printf " %s | %s | %s |", fmt(per_event(clk, label)), fmt(over(clk, label)),
+				label == "scope_all" ? "" : fmt(beyond(clk, label, "scope_all"))
+		}
+		print ""
+	}
+}
+
 # stack_table(ROWS): ROWS is "label title|...": the main table's columns,
 # with the frames of the stack each counted under.
 function stack_table(rows,    r, k, i, label, c, clk, per) {
@@ -472,14 +490,17 @@ BEGIN {
 	NETS = "net_tpstat net_filter_merged net_filter_3"
 	LOOPS = LOOPS " net_none net_count " NETS " net_devices net_bpf_devices"
 	LOOPS = LOOPS " net_bpf net_ftrace"
+	SCOPES = "scope_all scope_out scope_in"
 	STACKS = "stack_tpstat stack_bpf stack_ftrace"
-	LOOPS = LOOPS " " STACKS
+	LOOPS = LOOPS " " SCOPES " " STACKS
 	# Beside their counts: each stack configuration counted one stack,
 	# tpstat_stack's probe attached and none of its events in other,
 	# ftrace's dropping none and its trigger removed after.
 	STACK_CHECKS = "stack_tpstat.state stack_tpstat.rows stack_tpstat.other"
 	STACK_CHECKS = STACK_CHECKS " stack_bpf.stacks stack_ftrace.entries"
 	STACK_CHECKS = STACK_CHECKS " stack_ftrace.dropped stack_ftrace.removed"
+	# And each scope held the one task it was given.
+	SCOPE_CHECKS = "scope_out.scope scope_in.scope"
 	# The packet loops' other checks: the generic counter on each net
 	# tracepoint, tpstat_net's counts (and its filter), devices' both ways.
 	NET_TPS = "net_dev_queue net_dev_start_xmit net_dev_xmit netif_rx"
@@ -511,7 +532,7 @@ BEGIN {
 	COUNTED = COUNTED " " FILTERS " bpf_filter_merged bpf_filter_3"
 	COUNTED = COUNTED " ftrace_filter_merged ftrace_filter_3"
 	COUNTED = COUNTED " net_bpf_devices net_bpf net_ftrace"
-	COUNTED = COUNTED " " STACKS
+	COUNTED = COUNTED " " SCOPES " " STACKS
 	SCALED = "disabled empty counter atomic"
 }
 
@@ -687,6 +708,20 @@ END {
 	x = over("icount", "net_tpstat"); y = over("icount", "net_bpf_devices")
 	printf "\nPer packet, tpstat_net with every file adds %s instructions; BPF doing\n", fmt(x)
 	printf "devices' work alone, %s.\n", fmt(y)
+	print ""
+	print "Scopes: an instance of tpstat_count counting the event for every task"
+	print "(no scope); scoped to a task that never fires it, so that every event"
+	print "is out of scope, checked and not counted; and scoped to the task that"
+	print "fires it, every event checked and counted. `vs no scope` is the cost"
+	print "above the instance's without a scope."
+	print ""
+	scope_table("scope_all instance, no scope|" \
+		"scope_out instance, event out of scope (the check alone)|" \
+		"scope_in instance, event in scope")
+	where = "scopes: out of scope over the empty probe"
+	a = beyond("icount", "scope_out", "empty"); b = beyond("wall", "scope_out", "empty")
+	printf "\nAn event out of scope costs %s instructions (%s ns) over the empty probe.\n",
+		fmt(a), fmt(b)
 
 	print ""
 	printf "Counting by kernel stack: a loop of %s events from one call path, each\n", nstack
@@ -766,6 +801,10 @@ END {
 			verdict(cheaper("icount", "stack_tpstat", t[1]),
 				cheaper("wall", "stack_tpstat", t[1]))
 	}
+	where = "target: the scope check, in scope"
+	a = beyond("icount", "scope_in", "scope_all"); b = beyond("wall", "scope_in", "scope_all")
+	printf "| the scope check adds at most 5 instructions (in scope, over no scope) | %s | %s | %s |\n",
+		fmt(a), fmt(b), verdict(le(a, 5), le(b, 5))
 	where = "target: workload slowdown"
 	a = slowdown("icount", "loaded"); b = slowdown("wall", "loaded")
 	printf "| all probe sets slow the workload < 2%% | %s | %s | %s |\n",
