@@ -154,7 +154,9 @@ static inline void *tpstat_probe_priv(void *data)
  * @name: the file name
  * @show: prints the file, after the core's "since reset" header; runs with
  *        the set's lock held, so its probes, data and resets cannot change
- *        meanwhile (events go on being counted)
+ *        meanwhile (events go on being counted), and CPU hotplug's read
+ *        lock: it may take no lock that is held while a set registers or
+ *        unregisters (a spinlock of its own is fine)
  * @write: optional; takes one line with its newline stripped, and this
  *         file (for its @priv), runs without any lock (it may add and
  *         remove probes) and returns 0 or a negative errno

@@ -19,6 +19,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 
 #include "count.h"
 
@@ -41,6 +42,11 @@ static struct count_instance count_set;
 
 /* Guards the instances; taken before any lock of the core's. */
 static DEFINE_MUTEX(count_instances_lock);
+/*
+ * And their list's links, for instances' show, which runs under the core's
+ * locks (a set's and CPU hotplug's) and so may not take the mutex above.
+ */
+static DEFINE_SPINLOCK(count_list_lock);
 static LIST_HEAD(count_instances);
 static unsigned int count_nr_instances;
 /*
@@ -90,7 +96,9 @@ static int count_instance_new(const char *name)
 		kfree(in);
 		goto unlock;
 	}
+	spin_lock(&count_list_lock);
 	list_add_tail(&in->node, &count_instances);
+	spin_unlock(&count_list_lock);
 	count_nr_instances++;
 unlock:
 	mutex_unlock(&count_instances_lock);
@@ -100,7 +108,9 @@ unlock:
 /* Its probes detached and its files gone, then all it held freed. */
 static void count_instance_free(struct count_instance *in)
 {
+	spin_lock(&count_list_lock);
 	list_del(&in->node);
+	spin_unlock(&count_list_lock);
 	count_nr_instances--;
 	tpstat_set_unregister(&in->set);
 	count_scope_free(in);
@@ -140,10 +150,10 @@ static int count_instances_show(struct seq_file *m, struct tpstat_set *set)
 {
 	struct count_instance *in;
 
-	mutex_lock(&count_instances_lock);
+	spin_lock(&count_list_lock);
 	list_for_each_entry(in, &count_instances, node)
 		seq_printf(m, "%s\n", in->name);
-	mutex_unlock(&count_instances_lock);
+	spin_unlock(&count_list_lock);
 	return 0;
 }
 

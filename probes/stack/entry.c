@@ -5,6 +5,7 @@
  */
 #include <linux/mutex.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 
 #include "stack.h"
@@ -15,6 +16,11 @@ static const char *const stack_keys[] = {
 
 /* Guards the entries; taken before any lock of the core's. */
 static DEFINE_MUTEX(stack_entries_lock);
+/*
+ * And their list's links, for control's show, which runs under the core's
+ * locks (a set's and CPU hotplug's) and so may not take the mutex above.
+ */
+static DEFINE_SPINLOCK(stack_list_lock);
 static LIST_HEAD(stack_entries);
 static unsigned int stack_nr_entries;
 /*
@@ -133,7 +139,9 @@ int tpstat_stack_add(char *line)
 		kfree(e);
 		goto unlock;
 	}
+	spin_lock(&stack_list_lock);
 	list_add_tail(&e->node, &stack_entries);
+	spin_unlock(&stack_list_lock);
 	stack_nr_entries++;
 unlock:
 	mutex_unlock(&stack_entries_lock);
@@ -143,7 +151,9 @@ unlock:
 /* Its probe detached and its files gone before it is freed. */
 static void stack_entry_remove(struct stack_entry *e)
 {
+	spin_lock(&stack_list_lock);
 	list_del(&e->node);
+	spin_unlock(&stack_list_lock);
 	stack_nr_entries--;
 	tpstat_set_unregister(&e->set);
 	kfree(e);
@@ -194,12 +204,12 @@ int tpstat_stack_control_show(struct seq_file *m, struct tpstat_set *set)
 {
 	struct stack_entry *e;
 
-	mutex_lock(&stack_entries_lock);
+	spin_lock(&stack_list_lock);
 	list_for_each_entry(e, &stack_entries, node) {
 		seq_printf(m, "%s by ", e->name);
 		tpstat_stack_print_by(m, e->by);
 		seq_putc(m, '\n');
 	}
-	mutex_unlock(&stack_entries_lock);
+	spin_unlock(&stack_list_lock);
 	return 0;
 }
