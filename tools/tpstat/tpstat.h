@@ -284,6 +284,22 @@ size_t tpstat_rates(const struct tpstat_sample *prev,
 		    const struct tpstat_sample *cur, struct tpstat_rate *r,
 		    double *dt, bool *reset, struct tpstat_buf *down_names);
 
+/* A line of @s named @name, or NULL. */
+const struct tpstat_line *tpstat_sample_line(const struct tpstat_sample *s,
+					     const char *name);
+
+/* A rate as watch prints it: "-" if it went down, one decimal below 100. */
+void tpstat_format_rate(char *buf, size_t size, const struct tpstat_rate *r);
+
+/* The seconds from @from to @to. */
+double tpstat_seconds(const struct timespec *from, const struct timespec *to);
+
+/*
+ * @s as -i's value: seconds, from 0.01 to 86400. 0, or the usage error's
+ * status after saying it.
+ */
+int tpstat_parse_interval(const char *cmd, const char *s, double *interval);
+
 /*
  * Sleeps until @next plus @interval seconds, which becomes @next; past
  * deadlines are skipped, so that samples keep to fixed times.
