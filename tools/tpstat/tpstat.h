@@ -71,6 +71,14 @@ int tpstat_read(const char *rel, char **text, size_t *len);
 void tpstat_file_error(const char *rel, int err);
 
 /*
+ * Writes @line, and a newline, to tpstat/@rel in one write(). Returns 0,
+ * or a negative errno: the file's own answer (EINVAL, ENOSPC ...) or why
+ * it could not be opened, which tpstat_write_error() says.
+ */
+int tpstat_write(const char *rel, const char *line);
+void tpstat_write_error(const char *rel, int err);
+
+/*
  * The loaded sets' names, sorted, each followed by the sets inside it: a
  * directory under a set's that has a stats file of its own is a set too,
  * named by its path ("stack/kmalloc"). 0, or -1 after saying why.
