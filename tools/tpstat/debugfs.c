@@ -48,6 +48,13 @@ static int tpstat_path_stat(const char *rel, struct stat *st)
 	return ret;
 }
 
+bool tpstat_exists(const char *rel)
+{
+	struct stat st;
+
+	return !tpstat_path_stat(rel, &st);
+}
+
 static void tpstat_not_root(const char *path)
 {
 	tpstat_err("%s: permission denied: tpstat's files are root's only; run tpstat as root",
@@ -80,18 +87,26 @@ int tpstat_check_root(void)
 	return -1;
 }
 
-int tpstat_read(const char *rel, char **text, size_t *len)
+/* tpstat/@rel opened with @flags: a descriptor, or a negative errno. */
+static int tpstat_open(const char *rel, int flags)
 {
 	char *path = tpstat_path(rel);
+	int fd = open(path, flags | O_CLOEXEC);
+
+	free(path);
+	return fd < 0 ? -errno : fd;
+}
+
+int tpstat_read(const char *rel, char **text, size_t *len)
+{
 	struct tpstat_buf b = { 0 };
 	char chunk[65536];
 	ssize_t n;
 	int fd, err = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	free(path);
+	fd = tpstat_open(rel, O_RDONLY);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	tpstat_buf_add(&b, "", 0);
 	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
 		if (n < 0) {
@@ -114,15 +129,13 @@ int tpstat_read(const char *rel, char **text, size_t *len)
 
 int tpstat_write(const char *rel, const char *line)
 {
-	char *path = tpstat_path(rel);
 	struct tpstat_buf b = { 0 };
 	ssize_t n;
 	int fd, err = 0;
 
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	free(path);
+	fd = tpstat_open(rel, O_WRONLY);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	/* One line, in one write, as the files want it. */
 	tpstat_buf_printf(&b, "%s\n", line);
 	do

@@ -63,6 +63,9 @@ const char *tpstat_debugfs(void);
  */
 int tpstat_check_root(void);
 
+/* tpstat/@rel exists, as root sees it. */
+bool tpstat_exists(const char *rel);
+
 /*
  * Reads tpstat/@rel whole into a NUL-terminated buffer. Returns 0, or a
  * negative errno with nothing allocated; tpstat_file_error() says why.
