@@ -28,6 +28,7 @@ static const struct tpstat_command tpstat_commands[] = {
 	{ "show", tpstat_show, "a set's files, as cat shows them" },
 	{ "watch", tpstat_watch, "a set's counters as rates per second, one line per interval" },
 	{ "export", tpstat_export, "every set's stats for Prometheus, or as JSON" },
+	{ "stat", tpstat_stat, "a command's events alone, counted in an instance of its own" },
 };
 
 static void tpstat_main_usage(FILE *f)

@@ -21,10 +21,12 @@ int tpstat_list(int argc, char **argv);
 int tpstat_show(int argc, char **argv);
 int tpstat_watch(int argc, char **argv);
 int tpstat_export(int argc, char **argv);
+int tpstat_stat(int argc, char **argv);
 
 /*
- * getopt_long() for a command, @shortopts starting with ':': -h and --help
- * print @usage and exit 0, a bad option is one line on stderr and exit 1.
+ * getopt_long() for a command, @shortopts starting with ':' (or "+:", for
+ * options that end at the first operand): -h and --help print @usage and
+ * exit 0, a bad option is one line on stderr and exit 1.
  */
 int tpstat_getopt(int argc, char **argv, const char *usage,
 		  const char *shortopts, const struct option *longopts);
