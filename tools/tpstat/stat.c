@@ -90,7 +90,10 @@ struct stat_run {
 	struct timespec start, end;
 	/* The first request to stop, to die of once the instance is gone. */
 	int stop;
-	/* For -i: the last sample, and the CPUs of the last header. */
+	/*
+	 * For -i: the last sample, held while ticking (until a reading
+	 * fails), and the CPUs of the last header.
+	 */
 	struct tpstat_sample last;
 	bool ticking;
 	int *header_cpus;
