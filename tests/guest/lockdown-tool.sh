@@ -2,12 +2,13 @@
 # The tpstat command under kernel lockdown, raised here to integrity as
 # Secure Boot would have it: debugfs then refuses every file with a write
 # bit, even to read it. The tool says so of such a file, and does all the
-# rest from read-only files. Lockdown cannot be lowered again, so make
-# check boots this file alone (vm_tool_lockdown), after loading what it
-# needs, and not on the debug kernel, whose kmemleak check would then load
-# a module lockdown refuses unsigned.
+# rest from read-only files; tpstat stat, which must write to make its
+# instance, says that lockdown refuses it. Lockdown cannot be lowered
+# again, so make check boots this file alone (vm_tool_lockdown), after
+# loading what it needs, and not on the debug kernel, whose kmemleak check
+# would then load a module lockdown refuses unsigned.
 
-plan 10
+plan 11
 
 TOOL=/payload/bin/tpstat
 LOCKDOWN=/sys/kernel/security/lockdown
@@ -15,6 +16,7 @@ LOCKDOWN=/sys/kernel/security/lockdown
 load tpstat
 load tpstat_test_tp
 load tpstat_test_probe
+load tpstat_count
 fire 10
 [ -e $LOCKDOWN ] || mount -t securityfs securityfs /sys/kernel/security
 echo integrity > $LOCKDOWN
@@ -43,3 +45,6 @@ is "export --prometheus works" "$? $(grep '^tpstat_test_hits_total{tracepoint="t
 	"0 tpstat_test_hits_total{tracepoint=\"tpstat_test_fire\"} 10"
 $TOOL export --json > /tmp/json 2>&1
 is "export --json works" "$? $(grep -c '"tpstat_test_fire.hits": 10' /tmp/json)" "0 1"
+out=$($TOOL stat -- true 2>&1)
+is "stat: one line saying lockdown refuses its instance, exit 1" "$? $out" \
+	"1 tpstat: $TP/count/instances: refused by kernel lockdown (integrity): debugfs opens no file with a write bit, and this tpstat has no /sys/kernel/tpstat/control to take the write instead"

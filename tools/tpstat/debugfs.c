@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Finding and reading tpstat's files, and saying in one line why they
- * cannot be read: every file is root's only, debugfs may not be mounted,
+ * Finding, reading and writing tpstat's files, and saying in one line why
+ * they cannot be: every file is root's only, debugfs may not be mounted,
  * the core may not be loaded, and under kernel lockdown debugfs refuses
  * any file with a write bit, even to read it.
  */
@@ -18,6 +18,8 @@
 
 #define DEBUGFS_MAGIC	0x64626720
 #define LOCKDOWN	"/sys/kernel/security/lockdown"
+/* Where a kernel that has it takes the writes lockdown refuses debugfs. */
+#define CONTROL_TWIN	"/sys/kernel/tpstat/control"
 
 const char *tpstat_debugfs(void)
 {
@@ -44,6 +46,13 @@ static int tpstat_path_stat(const char *rel, struct stat *st)
 
 	free(path);
 	return ret;
+}
+
+bool tpstat_exists(const char *rel)
+{
+	struct stat st;
+
+	return !tpstat_path_stat(rel, &st);
 }
 
 static void tpstat_not_root(const char *path)
@@ -78,18 +87,26 @@ int tpstat_check_root(void)
 	return -1;
 }
 
-int tpstat_read(const char *rel, char **text, size_t *len)
+/* tpstat/@rel opened with @flags: a descriptor, or a negative errno. */
+static int tpstat_open(const char *rel, int flags)
 {
 	char *path = tpstat_path(rel);
+	int fd = open(path, flags | O_CLOEXEC);
+
+	free(path);
+	return fd < 0 ? -errno : fd;
+}
+
+int tpstat_read(const char *rel, char **text, size_t *len)
+{
 	struct tpstat_buf b = { 0 };
 	char chunk[65536];
 	ssize_t n;
 	int fd, err = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	free(path);
+	fd = tpstat_open(rel, O_RDONLY);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	tpstat_buf_add(&b, "", 0);
 	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
 		if (n < 0) {
@@ -108,6 +125,29 @@ int tpstat_read(const char *rel, char **text, size_t *len)
 	*text = b.s;
 	*len = b.len;
 	return 0;
+}
+
+int tpstat_write(const char *rel, const char *line)
+{
+	struct tpstat_buf b = { 0 };
+	ssize_t n;
+	int fd, err = 0;
+
+	fd = tpstat_open(rel, O_WRONLY);
+	if (fd < 0)
+		return fd;
+	/* One line, in one write, as the files want it. */
+	tpstat_buf_printf(&b, "%s\n", line);
+	do
+		n = write(fd, b.s, b.len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != b.len)
+		err = -EIO;
+	close(fd);
+	tpstat_buf_free(&b);
+	return err;
 }
 
 /*
@@ -129,25 +169,47 @@ static char *tpstat_lockdown(void)
 	return tpstat_strndup(open + 1, close - open - 1);
 }
 
-void tpstat_file_error(const char *rel, int err)
+/*
+ * Why @rel could not be read, or with @writing written. Under lockdown a
+ * writer is told of the sysfs file that takes the same writes, if this
+ * kernel's tpstat has it.
+ */
+static void tpstat_access_error(const char *rel, int err, bool writing)
 {
 	char *path = tpstat_path(rel);
 	/* Root is refused a debugfs file by lockdown only. */
 	char *mode = err == -EPERM ? tpstat_lockdown() : NULL;
+	bool locked = mode && strcmp(mode, "none") && strcmp(mode, "?");
+	struct stat st;
 
-	if (err == -EACCES) {
+	if (err == -EACCES)
 		tpstat_not_root(path);
-	} else if (mode && strcmp(mode, "none") && strcmp(mode, "?")) {
+	else if (locked && writing && !stat(CONTROL_TWIN, &st))
+		tpstat_err("%s: refused by kernel lockdown (%s): debugfs opens no file with a write bit; write \"%s LINE\" to %s instead, which lockdown allows",
+			   path, mode, rel, CONTROL_TWIN);
+	else if (locked && writing)
+		tpstat_err("%s: refused by kernel lockdown (%s): debugfs opens no file with a write bit, and this tpstat has no %s to take the write instead",
+			   path, mode, CONTROL_TWIN);
+	else if (locked)
 		tpstat_err("%s: refused by kernel lockdown (%s): debugfs opens no file with a write bit, even to read it; read-only files (stats, probes, the sets' tables) still work",
 			   path, mode);
-	} else if (mode && !strcmp(mode, "?")) {
+	else if (mode && !strcmp(mode, "?"))
 		tpstat_err("%s: %s: under kernel lockdown debugfs refuses files with a write bit (securityfs on /sys/kernel/security would say which mode)",
 			   path, strerror(-err));
-	} else {
+	else
 		tpstat_err("%s: %s", path, strerror(-err));
-	}
 	free(mode);
 	free(path);
+}
+
+void tpstat_file_error(const char *rel, int err)
+{
+	tpstat_access_error(rel, err, false);
+}
+
+void tpstat_write_error(const char *rel, int err)
+{
+	tpstat_access_error(rel, err, true);
 }
 
 static int cmp_name(const void *a, const void *b)

@@ -2,8 +2,9 @@
 /*
  * tpstat(8): the loaded probe sets, their files, their counters as rates,
  * and all of it for Prometheus or as JSON, from the files tpstat's modules
- * keep under /sys/kernel/debug/tpstat/. Only libc: it is linked statically
- * to run in a bare initramfs.
+ * keep under /sys/kernel/debug/tpstat/; and one command's events, counted
+ * in an instance of tpstat_count of its own. Only libc: it is linked
+ * statically to run in a bare initramfs.
  *
  * A command is a row of tpstat_commands and a file of its own that parses
  * its options (tpstat_getopt()) and returns the exit status; what commands
@@ -28,6 +29,7 @@ static const struct tpstat_command tpstat_commands[] = {
 	{ "show", tpstat_show, "a set's files, as cat shows them" },
 	{ "watch", tpstat_watch, "a set's counters as rates per second, one line per interval" },
 	{ "export", tpstat_export, "every set's stats for Prometheus, or as JSON" },
+	{ "stat", tpstat_stat, "a command's events alone, counted in an instance of its own" },
 };
 
 static void tpstat_main_usage(FILE *f)
@@ -45,7 +47,8 @@ static void tpstat_main_usage(FILE *f)
 	fputs("\n"
 	      "tpstat COMMAND --help says more of each, as does tpstat(8).\n"
 	      "TPSTAT_DEBUGFS names another debugfs mount (default /sys/kernel/debug).\n"
-	      "Exit status: 0, or 1 after one line on stderr saying what went wrong.\n",
+	      "Exit status: 0, or 1 after one line on stderr saying what went wrong;\n"
+	      "tpstat stat exits with its command's (tpstat stat --help says more).\n",
 	      f);
 }
 

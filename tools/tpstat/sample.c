@@ -78,9 +78,8 @@ void tpstat_free_sample(struct tpstat_sample *s)
 	tpstat_free_stats(&s->stats);
 }
 
-/* A line of @s named @name, or NULL. */
-static const struct tpstat_line *find_line(const struct tpstat_sample *s,
-					   const char *name)
+const struct tpstat_line *tpstat_sample_line(const struct tpstat_sample *s,
+					     const char *name)
 {
 	size_t lo = 0, hi = s->stats.nr;
 
@@ -103,8 +102,7 @@ static const struct tpstat_line *find_line(const struct tpstat_sample *s,
 static double interval_of(const struct tpstat_sample *prev,
 			  const struct tpstat_sample *cur, bool *reset)
 {
-	double mono = (cur->t.tv_sec - prev->t.tv_sec) +
-		      (cur->t.tv_nsec - prev->t.tv_nsec) / 1e9;
+	double mono = tpstat_seconds(&prev->t, &cur->t);
 
 	*reset = false;
 	if (!cur->stats.has_since_reset || !prev->stats.has_since_reset)
@@ -128,7 +126,7 @@ size_t tpstat_rates(const struct tpstat_sample *prev,
 	*dt = interval_of(prev, cur, reset);
 	for (i = 0; i < cur->stats.nr; i++) {
 		const struct tpstat_line *l = &cur->stats.lines[i];
-		const struct tpstat_line *p = *reset ? NULL : find_line(prev, l->name);
+		const struct tpstat_line *p = *reset ? NULL : tpstat_sample_line(prev, l->name);
 		/* A line new since the last sample counted from zero. */
 		unsigned long long before = p ? p->value : 0;
 
@@ -147,6 +145,32 @@ size_t tpstat_rates(const struct tpstat_sample *prev,
 	return down;
 }
 
+double tpstat_seconds(const struct timespec *from, const struct timespec *to)
+{
+	return (to->tv_sec - from->tv_sec) + (to->tv_nsec - from->tv_nsec) / 1e9;
+}
+
+void tpstat_format_rate(char *buf, size_t size, const struct tpstat_rate *r)
+{
+	if (r->down)
+		snprintf(buf, size, "-");
+	else if (r->rate == 0)
+		snprintf(buf, size, "0");
+	else if (r->rate < 99.95)
+		snprintf(buf, size, "%.1f", r->rate);
+	else
+		snprintf(buf, size, "%.0f", r->rate);
+}
+
+int tpstat_parse_interval(const char *cmd, const char *s, double *interval)
+{
+	if (tpstat_parse_number(s, interval) && *interval >= 0.01 &&
+	    *interval <= 86400)
+		return 0;
+	return tpstat_usage_error(cmd, "-i takes seconds from 0.01 to 86400, not '%s'",
+				  s);
+}
+
 void tpstat_sleep_until(struct timespec *next, double interval)
 {
 	struct timespec now;
@@ -160,7 +184,7 @@ void tpstat_sleep_until(struct timespec *next, double interval)
 		next->tv_nsec -= 1000000000L;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	behind = (now.tv_sec - next->tv_sec) + (now.tv_nsec - next->tv_nsec) / 1e9;
+	behind = tpstat_seconds(next, &now);
 	/* A sample that took longer than an interval: the next one on time. */
 	if (behind > 0) {
 		skip = (long long)(behind / interval) + 1;

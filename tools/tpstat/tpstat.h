@@ -21,10 +21,12 @@ int tpstat_list(int argc, char **argv);
 int tpstat_show(int argc, char **argv);
 int tpstat_watch(int argc, char **argv);
 int tpstat_export(int argc, char **argv);
+int tpstat_stat(int argc, char **argv);
 
 /*
- * getopt_long() for a command, @shortopts starting with ':': -h and --help
- * print @usage and exit 0, a bad option is one line on stderr and exit 1.
+ * getopt_long() for a command, @shortopts starting with ':' (or "+:", for
+ * options that end at the first operand): -h and --help print @usage and
+ * exit 0, a bad option is one line on stderr and exit 1.
  */
 int tpstat_getopt(int argc, char **argv, const char *usage,
 		  const char *shortopts, const struct option *longopts);
@@ -63,12 +65,23 @@ const char *tpstat_debugfs(void);
  */
 int tpstat_check_root(void);
 
+/* tpstat/@rel exists, as root sees it. */
+bool tpstat_exists(const char *rel);
+
 /*
  * Reads tpstat/@rel whole into a NUL-terminated buffer. Returns 0, or a
  * negative errno with nothing allocated; tpstat_file_error() says why.
  */
 int tpstat_read(const char *rel, char **text, size_t *len);
 void tpstat_file_error(const char *rel, int err);
+
+/*
+ * Writes @line, and a newline, to tpstat/@rel in one write(). Returns 0,
+ * or a negative errno: the file's own answer (EINVAL, ENOSPC ...) or why
+ * it could not be opened, which tpstat_write_error() says.
+ */
+int tpstat_write(const char *rel, const char *line);
+void tpstat_write_error(const char *rel, int err);
 
 /*
  * The loaded sets' names, sorted, each followed by the sets inside it: a
@@ -283,6 +296,22 @@ struct tpstat_rate {
 size_t tpstat_rates(const struct tpstat_sample *prev,
 		    const struct tpstat_sample *cur, struct tpstat_rate *r,
 		    double *dt, bool *reset, struct tpstat_buf *down_names);
+
+/* A line of @s named @name, or NULL. */
+const struct tpstat_line *tpstat_sample_line(const struct tpstat_sample *s,
+					     const char *name);
+
+/* A rate as watch prints it: "-" if it went down, one decimal below 100. */
+void tpstat_format_rate(char *buf, size_t size, const struct tpstat_rate *r);
+
+/* The seconds from @from to @to. */
+double tpstat_seconds(const struct timespec *from, const struct timespec *to);
+
+/*
+ * @s as -i's value: seconds, from 0.01 to 86400. 0, or the usage error's
+ * status after saying it.
+ */
+int tpstat_parse_interval(const char *cmd, const char *s, double *interval);
 
 /*
  * Sleeps until @next plus @interval seconds, which becomes @next; past

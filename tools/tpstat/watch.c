@@ -47,18 +47,6 @@ static int column_width(const struct tpstat_meaning *m)
 	return n > MIN_WIDTH ? n : MIN_WIDTH;
 }
 
-static void format_rate(char *buf, size_t size, const struct tpstat_rate *r)
-{
-	if (r->down)
-		snprintf(buf, size, "-");
-	else if (r->rate == 0)
-		snprintf(buf, size, "0");
-	else if (r->rate < 99.95)
-		snprintf(buf, size, "%.1f", r->rate);
-	else
-		snprintf(buf, size, "%.0f", r->rate);
-}
-
 /*
  * The header, two lines as vmstat's: each group's name centred in dashes
  * over its columns ("--tpstat_test_fire--"), then the columns' names. A
@@ -241,7 +229,7 @@ static size_t table_print(struct table *t, unsigned int top)
 			continue;
 		printf("  ");
 		for (j = 0; j < t->nr_cols; j++) {
-			format_rate(buf, sizeof(buf), &t->rows[i].rates[j]);
+			tpstat_format_rate(buf, sizeof(buf), &t->rows[i].rates[j]);
 			printf(" %*s", col_width(t->cols[j]), buf);
 		}
 		for (l = 0; l < m->nr_labels; l++) {
@@ -316,7 +304,7 @@ static void print_interval(struct watch *w, const struct tpstat_sample *prev,
 	for (i = 0; i < cur->stats.nr; i++) {
 		if (cur->m[i].keyed || !tpstat_is_counter(&cur->m[i]))
 			continue;
-		format_rate(buf, sizeof(buf), &r[i]);
+		tpstat_format_rate(buf, sizeof(buf), &r[i]);
 		printf(" %*s", widths[i], buf);
 	}
 	printf("\n");
@@ -375,11 +363,8 @@ int tpstat_watch(int argc, char **argv)
 				  longopts)) != -1) {
 		switch (c) {
 		case 'i':
-			if (!tpstat_parse_number(optarg, &interval) || interval < 0.01 ||
-			    interval > 86400)
-				return tpstat_usage_error(argv[0],
-							  "-i takes seconds from 0.01 to 86400, not '%s'",
-							  optarg);
+			if (tpstat_parse_interval(argv[0], optarg, &interval))
+				return 1;
 			break;
 		case 'n':
 			if (!tpstat_parse_number(optarg, &count) || count < 1 ||

@@ -1,0 +1,227 @@
+# SPDX-License-Identifier: GPL-2.0
+# tpstat stat: a command's events alone, in a private instance of
+# tpstat_count. Its errors (tpstat_count not loaded, not root, debugfs
+# unmounted, the bound on instances, a command or an asked tracepoint that
+# is not there); the default tracepoints; a process tree's forks and execs
+# exact while unrelated forks run beside it; the command's exit status,
+# and a signal's; SIGINT and SIGTERM to tpstat stat passed on, the counts
+# printed and the instance gone; two runs at once on one tracepoint, each
+# exact; -i's intervals and -A's columns, each CPU's count exact. No run
+# leaves its instance behind.
+
+plan 41
+
+TOOL=/payload/bin/tpstat
+I=$TP/count/instances
+
+# count_of FILE TRACEPOINT: its count in the table a run ended FILE with.
+count_of() {
+	awk -v tp="$2" '/^ tpstat stat of / { table = 1 } table && $NF == tp { print $1 }' "$1"
+}
+
+# intervals FILE TRACEPOINT: "TIME COUNT" of each of -i's lines.
+intervals() {
+	awk -v tp="$2" '$1 == "time" { on = 1; next } /^ tpstat stat of / { on = 0 }
+		on && $NF == tp { print $1, $2 }' "$1"
+}
+
+# open_gate FIFO: a line to the command waiting to read FIFO, 10 s at
+# most: one that never reads it (its run failed) fails this, not the test.
+open_gate() { timeout 10 sh -c "echo go > $1"; }
+
+# await_instance PID: until tpstat stat PID's instance is scoped to its
+# command (its scope is no longer every task); 10 s at most.
+await_instance() {
+	n=0
+	until [ -e "$TP/count/stat_$1/scope" ] &&
+	      [ "$(cat "$TP/count/stat_$1/scope" 2>/dev/null)" != all ]; do
+		n=$((n + 1))
+		[ $n -lt 100 ] || return 1
+		sleep 0.1
+	done
+}
+
+load tpstat
+load tpstat_test_tp
+out=$($TOOL stat -- true 2>&1)
+is "tpstat_count not loaded: one line, exit 1" "$? $out" \
+	"1 tpstat: tpstat_count is not loaded (no /sys/kernel/debug/tpstat/count/instances): modprobe tpstat_count"
+check "tpstat_count loads with max_instances=2" load tpstat_count max_instances=2
+
+cp $TOOL /tmp/tpstat-nobody
+chmod 755 /tmp/tpstat-nobody
+out=$(/payload/bin/run-as 65534 /tmp/tpstat-nobody stat -- true 2>&1)
+is "not root: one line, exit 1" "$? $out" \
+	"1 tpstat: /sys/kernel/debug/tpstat: permission denied: tpstat's files are root's only; run tpstat as root"
+out=$(unshare -m sh -c "umount -l /sys/kernel/debug && $TOOL stat -- true" 2>&1)
+is "debugfs unmounted: one line, exit 1" "$? $out" \
+	"1 tpstat: debugfs is not mounted on /sys/kernel/debug: mount -t debugfs none /sys/kernel/debug"
+
+# max_instances=2, both taken.
+echo x1 > $I
+echo x2 > $I
+out=$($TOOL stat -- true 2>&1)
+is "no instance left to make: one line saying so, exit 1" "$? $out" \
+	"1 tpstat: count/instances: tpstat_count has as many instances as its max_instances allows (count/instances lists them): remove one, or load tpstat_count with a larger max_instances="
+echo '!x1' > $I
+echo '!x2' > $I
+
+# Without -e: the defaults, each in these x86 kernels; ping execs once,
+# and forks nothing. Its table goes to the host's log, for the README.
+$TOOL stat -- ping -c 2 127.0.0.1 > /dev/null 2> /tmp/stat
+rc=$?
+cp /tmp/stat /tmp/stat-ping.txt
+for_host /tmp/stat-ping.txt
+is "without -e: exit 0" $rc 0
+is "without -e: the default tracepoints, in their order" \
+	"$(awk '/^ tpstat stat of / { t = 1 } t && NF == 3 && $1 ~ /^[0-9]+$/ { print $3 }' /tmp/stat | tr '\n' ' ')" \
+	"sched_switch sched_process_fork sched_process_exec page_fault_user kmalloc net_dev_xmit netif_receive_skb "
+is "without -e: ping's one exec, no fork" \
+	"$(count_of /tmp/stat sched_process_exec) $(count_of /tmp/stat sched_process_fork)" "1 0"
+table_shape() {
+	grep -q "^ tpstat stat of 'ping -c 2 127.0.0.1':$" /tmp/stat &&
+		grep -q '^ *count *per second *tracepoint$' /tmp/stat &&
+		grep -q '^ *[0-9]*\.[0-9]\{6\} seconds elapsed$' /tmp/stat
+}
+check "the table: a title naming the command, a header, the time elapsed" table_shape ||
+	sed 's/^/# /' /tmp/stat
+is "no instance left" "$(cat $I)" ""
+
+# forker reads its gate byte from stdin, then forks 5 children, each of
+# which execs forker again and forks 3 grandchildren. A loop forks beside
+# it, and counts its forks in a file's lines.
+rm -f /tmp/stop-forks /tmp/beside
+: > /tmp/beside
+( while [ ! -e /tmp/stop-forks ]; do sh -c :; echo >> /tmp/beside; done ) &
+beside=$!
+sleep 0.5
+before=$(wc -l < /tmp/beside)
+echo go | $TOOL stat -e sched_process_fork,sched_process_exec -- /payload/bin/forker 5 3 \
+	2> /tmp/stat
+rc=$?
+after=$(wc -l < /tmp/beside)
+touch /tmp/stop-forks
+wait $beside
+cp /tmp/stat /tmp/stat-forker.txt
+for_host /tmp/stat-forker.txt
+is "forker 5 3 under tpstat stat: its exit 0" $rc 0
+check "unrelated forks ran all the while ($((after - before)) of them)" [ $((after - before)) -gt 0 ]
+good=1
+is "5 children and 15 grandchildren: 20 forks, none of the loop's" \
+	"$(count_of /tmp/stat sched_process_fork)" 20 || good=0
+is "6 execs: forker's own, then its 5 children's" \
+	"$(count_of /tmp/stat sched_process_exec)" 6 || good=0
+[ $good -eq 1 ] || sed 's/^/# /' /tmp/stat
+is "no instance left" "$(cat $I)" ""
+
+# The command's status is tpstat stat's; 128+N for one killed by signal N.
+$TOOL stat -e sched_process_exec -- sh -c 'exit 3' 2> /tmp/stat
+is "a command that exits 3: tpstat stat exits 3" $? 3
+$TOOL stat -e sched_process_exec -- sh -c 'kill -9 $$' 2> /tmp/stat
+is "a command killed by SIGKILL: 137, and the table says so" \
+	"$? $(grep -c "^ tpstat stat of 'sh -c kill -9 \$\$', killed by signal 9 (Killed):$" /tmp/stat)" \
+	"137 1"
+
+# What cannot be started, or counted.
+out=$($TOOL stat -- /payload/no-such-command 2>&1)
+is "a command that is not there: one line, exit 127 as a shell's" "$? $out" \
+	"127 tpstat: /payload/no-such-command: No such file or directory"
+is "and no instance left" "$(cat $I)" ""
+echo true > /tmp/not-executable
+chmod 644 /tmp/not-executable
+out=$($TOOL stat -- /tmp/not-executable 2>&1)
+is "a command that cannot be run: one line, exit 126 as a shell's" "$? $out" \
+	"126 tpstat: /tmp/not-executable: Permission denied"
+out=$($TOOL stat -e sched_switch,tpstat_no_such_tp -- true 2>&1)
+is "an asked tracepoint this kernel lacks: one line, exit 1" "$? $out" \
+	"1 tpstat: no tracepoint tpstat_no_such_tp in this kernel or its loaded modules"
+is "and no instance left" "$(cat $I)" ""
+
+# SIGINT, as busybox timeout sends it to the command it becomes: passed on
+# to sleep, which dies of it; its counts printed, the instance removed,
+# and tpstat stat dies of SIGINT too (130 in a shell).
+( sleep 1.5; cat $I > /tmp/during ) &
+reader=$!
+timeout -s INT 3 $TOOL stat -e sched_process_exec -- sleep 30 2> /tmp/stat
+rc=$?
+wait $reader
+is "SIGINT: tpstat stat dies of it, 130" $rc 130
+check "its instance was there while sleep ran ($(cat /tmp/during))" \
+	grep -qx 'stat_[0-9]*' /tmp/during
+is "passed on to sleep, which died of it; sleep's exec counted" \
+	"$(grep -c "^ tpstat stat of 'sleep 30', killed by signal 2 (Interrupt):$" /tmp/stat) $(count_of /tmp/stat sched_process_exec)" \
+	"1 1"
+is "its instance gone" "$(cat $I)" ""
+$TOOL stat -e sched_process_exec -- sleep 30 2> /tmp/stat &
+pid=$!
+await_instance $pid
+kill -TERM $pid
+wait $pid
+rc=$?
+is "SIGTERM: tpstat stat dies of it, 143; sleep died of it too" \
+	"$rc $(grep -c "^ tpstat stat of 'sleep 30', killed by signal 15 (Terminated):$" /tmp/stat)" \
+	"143 1"
+is "its instance gone" "$(cat $I)" ""
+
+# Two runs at once on one tracepoint, each its command's count alone;
+# the test's own events are neither's.
+rm -f /tmp/gate1 /tmp/gate2
+mkfifo /tmp/gate1 /tmp/gate2
+$TOOL stat -e tpstat_test_fire -- sh -c "read x < /tmp/gate1; echo 7 > $FIRE" 2> /tmp/stat1 &
+a=$!
+$TOOL stat -e tpstat_test_fire -- sh -c "read x < /tmp/gate2; echo 4 > $FIRE" 2> /tmp/stat2 &
+b=$!
+await_instance $a
+await_instance $b
+is "two runs at once: an instance each" "$(sort $I | tr '\n' ' ')" \
+	"$(printf 'stat_%s\n' $a $b | sort | tr '\n' ' ')"
+fire 3
+open_gate /tmp/gate1
+open_gate /tmp/gate2
+wait $a
+ra=$?
+wait $b
+is "both exit 0" "$ra $?" "0 0"
+is "the first: its command's 7" "$(count_of /tmp/stat1 tpstat_test_fire)" 7
+is "the second: its command's 4" "$(count_of /tmp/stat2 tpstat_test_fire)" 4
+is "no instance left" "$(cat $I)" ""
+
+# -i 1: 10 events at once, 20 more 1.5 s later, then 1.5 s of nothing:
+# each interval's line has its own, and the lines add up to the 30.
+$TOOL stat -i 1 -e tpstat_test_fire -- \
+	sh -c "echo 10 > $FIRE; sleep 1.5; echo 20 > $FIRE; sleep 1.5" 2> /tmp/stat
+rc=$?
+cp /tmp/stat /tmp/stat-interval.txt
+for_host /tmp/stat-interval.txt
+intervals /tmp/stat tpstat_test_fire > /tmp/intervals
+good=1
+is "-i 1: exit 0, 30 events in all" "$rc $(count_of /tmp/stat tpstat_test_fire)" "0 30" ||
+	good=0
+within "-i 1: a line per second of the 3 s run" "$(wc -l < /tmp/intervals)" 2 3 || good=0
+is "-i 1: the lines' counts add up to the 30" \
+	"$(awk '{ n += $2 } END { print n }' /tmp/intervals)" 30 || good=0
+check "-i 1: the first line near 1 s, with the first 10 alone" \
+	awk 'NR == 1 { ok = $1 >= 0.9 && $1 <= 1.5 && $2 == 10 } END { exit !ok }' \
+	/tmp/intervals || good=0
+[ $good -eq 1 ] || sed 's/^/# /' /tmp/stat
+
+# -A: 5 events on CPU 0, 7 on CPU 1; a column per online CPU.
+$TOOL stat -A -e tpstat_test_fire -- \
+	sh -c "taskset -c 0 sh -c 'echo 5 > $FIRE'; taskset -c 1 sh -c 'echo 7 > $FIRE'" \
+	2> /tmp/stat
+rc=$?
+cp /tmp/stat /tmp/stat-cpus.txt
+for_host /tmp/stat-cpus.txt
+good=1
+is "-A: exit 0, a column per online CPU" \
+	"$rc $(awk '$1 == "count" { $1 = $2 = $3 = $NF = ""; print }' /tmp/stat | xargs)" \
+	"0 $(online_columns)" || good=0
+is "-A: the total, then each CPU's count" \
+	"$(awk '/^ tpstat stat of / { t = 1 } t && $NF == "tpstat_test_fire" { $2 = $NF = ""; print }' /tmp/stat | xargs)" \
+	"12 5 7" || good=0
+check "-A: the CPUs' columns add up to the total" \
+	awk '/^ tpstat stat of / { t = 1 }
+	     t && $NF == "tpstat_test_fire" { for (i = 3; i < NF; i++) s += $i; ok = s == $1 }
+	     END { exit !ok }' /tmp/stat || good=0
+[ $good -eq 1 ] || sed 's/^/# /' /tmp/stat
+is "no instance left after all" "$(cat $I)" ""

@@ -1,0 +1,693 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tpstat stat: one command's events, as perf stat counts them, at the cost
+ * of tpstat_count's probes. They are counted in a private instance,
+ * count/stat_<pid>, scoped to the command's process tree: the command and
+ * every task it forks from then on, which the kernel follows from fork to
+ * exit. Other tasks' events, tpstat's own among them, are not counted, and
+ * no other user's settings reach the instance.
+ *
+ * The child waits on a pipe, the gate, until the instance is scoped to it
+ * and reset, then execs the command. A failed exec comes back through a
+ * pipe that a successful one closes (close-on-exec), so that a command that
+ * cannot be started is told apart from one that ran and failed.
+ *
+ * From before the instance is made until it is removed, the signals tpstat
+ * waits for are blocked and taken one at a time with sigwaitinfo(): the
+ * child's exit, the interval timer's ticks and a request to stop (SIGINT,
+ * SIGTERM, SIGHUP), which goes on to the child. No handler runs beside the
+ * clean-up, so no signal leaves the instance behind; tpstat then dies of
+ * the request, as a shell wants of a command it asked to stop.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tpstat.h"
+
+static const char tpstat_stat_usage[] =
+	"usage: tpstat stat [-e TRACEPOINT[,...]]... [-i SECONDS] [-A] [--] CMD [ARG]...\n"
+	"\n"
+	"Runs CMD and counts the events of its process tree alone (CMD and every\n"
+	"task it forks from then on) in a private instance of tpstat_count,\n"
+	"count/stat_<pid>; prints, on stderr as perf stat does, each\n"
+	"tracepoint's count and its rate per second over CMD's run; removes the\n"
+	"instance, and exits with CMD's status (128+N if signal N killed it).\n"
+	"CMD not found: 127; found but not run: 126; tpstat's own error: 1.\n"
+	"SIGINT, SIGTERM and SIGHUP go on to CMD: once it has exited the counts\n"
+	"are printed, the instance removed, and tpstat dies of the signal.\n"
+	"\n"
+	"  -e, --events TP,...     the tracepoints to count (default: sched_switch,\n"
+	"                          sched_process_fork, sched_process_exec,\n"
+	"                          page_fault_user, kmalloc, net_dev_xmit,\n"
+	"                          netif_receive_skb, less those this kernel lacks)\n"
+	"  -i, --interval SECONDS  each interval's counts too, as CMD runs\n"
+	"  -A, --per-cpu           a column per CPU\n";
+
+/* Counted without -e; those this kernel lacks are left out. */
+static const char *const stat_defaults[] = {
+	"sched_switch", "sched_process_fork", "sched_process_exec",
+	"page_fault_user", "kmalloc", "net_dev_xmit", "netif_receive_skb",
+};
+
+/* Requests to stop, which stop CMD first. */
+static const int stat_stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+/* -e may come this many times; each takes a list. */
+#define STAT_LISTS_MAX	32
+/* Names tried for the instance: stat_<pid>, then stat_<pid>_1 ... */
+#define STAT_NAMES	16
+#define STAT_NAME_MAX	127
+
+struct stat_event {
+	char *name;
+	/* Named by -e: absent from this kernel is an error, not left out. */
+	bool asked;
+	/* Attached, so counted; an absent default is not. */
+	bool counted;
+};
+
+struct stat_run {
+	/* The instance, and its set's path: count/<name>. */
+	char name[64];
+	char path[80];
+	struct stat_event *events;
+	size_t nr_events;
+	bool per_cpu;
+	double interval;
+	char **cmd;
+	pid_t child;
+	/* The signals waited for; the mask and SIGCHLD's action before. */
+	sigset_t wanted, old_mask;
+	struct sigaction old_chld;
+	/* From the gate's opening to the child's exit. */
+	struct timespec start, end;
+	/* The first request to stop, to die of once the instance is gone. */
+	int stop;
+	/*
+	 * For -i: the last sample, held while ticking (until a reading
+	 * fails), and the CPUs of the last header.
+	 */
+	struct tpstat_sample last;
+	bool ticking;
+	int *header_cpus;
+	size_t header_nr;
+	bool headed;
+	unsigned int warned;
+};
+
+/* A tracepoint's name: a C identifier, as the control file takes. */
+static bool stat_name_valid(const char *s, size_t n)
+{
+	size_t i;
+
+	if (!n || n > STAT_NAME_MAX || isdigit((unsigned char)*s))
+		return false;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
+			return false;
+	return true;
+}
+
+static bool stat_has_event(const struct stat_run *r, const char *name, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_events; i++)
+		if (strlen(r->events[i].name) == n && !strncmp(r->events[i].name, name, n))
+			return true;
+	return false;
+}
+
+static void stat_add_event(struct stat_run *r, const char *name, size_t n,
+			   bool asked)
+{
+	r->events = tpstat_realloc(r->events, (r->nr_events + 1) * sizeof(*r->events));
+	r->events[r->nr_events].name = tpstat_strndup(name, n);
+	r->events[r->nr_events].asked = asked;
+	r->events[r->nr_events++].counted = true;
+}
+
+/* -e's lists: names separated by commas, each once. */
+static int stat_parse_events(struct stat_run *r, const char *cmd,
+			     const char *const *lists, size_t nr)
+{
+	const char *p, *comma;
+	size_t i, n;
+
+	for (i = 0; i < nr; i++) {
+		for (p = lists[i];; p = comma + 1) {
+			comma = strchrnul(p, ',');
+			n = comma - p;
+			if (!stat_name_valid(p, n))
+				return tpstat_usage_error(cmd,
+							  "-e takes tracepoint names separated by commas, not '%s'",
+							  lists[i]);
+			if (stat_has_event(r, p, n))
+				return tpstat_usage_error(cmd, "-e names %.*s twice",
+							  (int)n, p);
+			stat_add_event(r, p, n, true);
+			if (!*comma)
+				break;
+		}
+	}
+	return 0;
+}
+
+static void stat_free(struct stat_run *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_events; i++)
+		free(r->events[i].name);
+	free(r->events);
+	free(r->header_cpus);
+	if (r->ticking)
+		tpstat_free_sample(&r->last);
+}
+
+/*
+ * Blocks the signals stat waits for. A request to stop that was ignored
+ * on entry stays ignored, as the shell that started tpstat asked (a
+ * background job's SIGINT), and so it is for CMD. SIGCHLD ignored would
+ * reap the child before tpstat could: CMD gets it back as it was. SIGPIPE
+ * is blocked, never waited for: stderr closed (2>&1 | head) must not kill
+ * tpstat before the instance is removed.
+ */
+static void stat_block_signals(struct stat_run *r)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL }, sa;
+	sigset_t blocked;
+	size_t i;
+
+	sigemptyset(&r->wanted);
+	sigaddset(&r->wanted, SIGCHLD);
+	sigaddset(&r->wanted, SIGALRM);
+	for (i = 0; i < ARRAY_SIZE(stat_stop_signals); i++)
+		if (!sigaction(stat_stop_signals[i], NULL, &sa) &&
+		    sa.sa_handler != SIG_IGN)
+			sigaddset(&r->wanted, stat_stop_signals[i]);
+	sigaction(SIGCHLD, &dfl, &r->old_chld);
+	blocked = r->wanted;
+	sigaddset(&blocked, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &blocked, &r->old_mask);
+}
+
+static int stat_make_instance(struct stat_run *r)
+{
+	int i, err = -EEXIST;
+
+	/*
+	 * The name may be taken: by a tpstat stat that was killed by SIGKILL,
+	 * or that runs in another pid namespace.
+	 */
+	for (i = 0; err == -EEXIST && i < STAT_NAMES; i++) {
+		snprintf(r->name, sizeof(r->name), i ? "stat_%d_%d" : "stat_%d",
+			 (int)getpid(), i);
+		err = tpstat_write("count/instances", r->name);
+	}
+	snprintf(r->path, sizeof(r->path), "count/%s", r->name);
+	if (err == -ENOSPC || err == -EBUSY)
+		tpstat_err("count/instances: tpstat_count has as many instances as its max_instances allows (count/instances lists them): remove one, or load tpstat_count with a larger max_instances=");
+	else if (err == -EEXIST)
+		tpstat_err("count/instances: %s and the names tried before it are taken",
+			   r->name);
+	else if (err)
+		tpstat_write_error("count/instances", err);
+	return err ? -1 : 0;
+}
+
+/* Its counts are lost with it: gone already (tpstat_count unloaded) is fine. */
+static void stat_remove_instance(const struct stat_run *r)
+{
+	struct tpstat_buf line = { 0 };
+	int err;
+
+	tpstat_buf_printf(&line, "!%s", r->name);
+	err = tpstat_write("count/instances", line.s);
+	if (err && err != -ENOENT)
+		tpstat_write_error("count/instances", err);
+	tpstat_buf_free(&line);
+}
+
+/* Writes @line to the instance's @file: 0, or -1 after saying why. */
+static int stat_write(const struct stat_run *r, const char *file,
+		      const char *line)
+{
+	struct tpstat_buf rel = { 0 };
+	int err;
+
+	tpstat_buf_printf(&rel, "%s/%s", r->path, file);
+	err = tpstat_write(rel.s, line);
+	if (err == -ENOSPC && !strcmp(file, "control"))
+		tpstat_err("%s: tpstat_count counts as many tracepoints as its max_tracepoints allows, all instances together",
+			   rel.s);
+	else if (err)
+		tpstat_write_error(rel.s, err);
+	tpstat_buf_free(&rel);
+	return err ? -1 : 0;
+}
+
+/* The state of the instance's probe on @tracepoint, as the probes file says. */
+static const char *stat_state(const struct stat_run *r,
+			      const struct tpstat_probes *probes,
+			      const char *tracepoint)
+{
+	size_t i;
+
+	for (i = 0; i < probes->nr; i++)
+		if (!strcmp(probes->p[i].set, r->path) &&
+		    !strcmp(probes->p[i].tracepoint, tracepoint))
+			return probes->p[i].state;
+	return "not listed";
+}
+
+/*
+ * The instance's tracepoints. The control file takes any well-formed name
+ * and waits for a module to provide it: a probe not attached now is a
+ * tracepoint this kernel lacks, an error if asked for, else left out.
+ */
+static int stat_count_events(struct stat_run *r)
+{
+	struct tpstat_probes probes;
+	struct tpstat_buf line = { 0 };
+	const char *state;
+	int err = 0;
+	size_t i;
+
+	for (i = 0; !err && i < r->nr_events; i++)
+		err = stat_write(r, "control", r->events[i].name);
+	if (err || tpstat_read_probes(&probes))
+		return -1;
+	for (i = 0; !err && i < r->nr_events; i++) {
+		state = stat_state(r, &probes, r->events[i].name);
+		if (!strcmp(state, "attached"))
+			continue;
+		if (r->events[i].asked && !strcmp(state, "waiting")) {
+			tpstat_err("no tracepoint %s in this kernel or its loaded modules",
+				   r->events[i].name);
+			err = -1;
+		} else if (r->events[i].asked) {
+			tpstat_err("%s: its probe is %s, not attached%s", r->events[i].name,
+				   state, strcmp(state, "failed") ? "" :
+				   ": the kernel log says why");
+			err = -1;
+		} else {
+			tpstat_buf_printf(&line, "!%s", r->events[i].name);
+			err = stat_write(r, "control", line.s);
+			tpstat_buf_free(&line);
+			r->events[i].counted = false;
+		}
+	}
+	tpstat_free_probes(&probes);
+	return err;
+}
+
+/* Arms the interval timer, or with 0 disarms it. */
+static void stat_arm(double seconds)
+{
+	struct itimerval it = { 0 };
+
+	it.it_value.tv_sec = (time_t)seconds;
+	it.it_value.tv_usec = (seconds - (time_t)seconds) * 1e6;
+	it.it_interval = it.it_value;
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+/*
+ * Waits at the gate, then becomes CMD; says through @report if it cannot.
+ * What it has of tpstat's is freed first: nothing is left at its exit.
+ */
+static void stat_child(struct stat_run *r, int gate, int report)
+{
+	char byte;
+	int err;
+
+	stat_free(r);
+	sigaction(SIGCHLD, &r->old_chld, NULL);
+	sigprocmask(SIG_SETMASK, &r->old_mask, NULL);
+	/* The gate closes unopened if tpstat gives up before CMD starts. */
+	if (read(gate, &byte, 1) != 1)
+		_exit(127);
+	execvp(r->cmd[0], r->cmd);
+	err = errno;
+	if (write(report, &err, sizeof(err)) != (ssize_t)sizeof(err))
+		_exit(126);
+	_exit(err == ENOENT ? 127 : 126);
+}
+
+/*
+ * Whether the child has exited, its status in @status; with @block waits
+ * for it. A failed waitpid() (none is expected: SIGCHLD is not ignored)
+ * counts as an exit, not to wait for ever.
+ */
+static bool stat_reap(struct stat_run *r, int *status, bool block)
+{
+	pid_t pid;
+
+	do
+		pid = waitpid(r->child, status, block ? 0 : WNOHANG);
+	while (pid < 0 && errno == EINTR);
+	if (pid < 0) {
+		tpstat_err("waiting for %s: %s", r->cmd[0], strerror(errno));
+		*status = 1 << 8;
+	}
+	return pid != 0;
+}
+
+/*
+ * Forks the child, scopes the instance to it and resets the instance, then
+ * lets it exec CMD. Returns 0 once CMD runs; -1 after saying why tpstat
+ * cannot; or, CMD not started, the status a shell would give (127, 126).
+ */
+static int stat_start(struct stat_run *r)
+{
+	int gate[2], report[2], err = 0, status;
+	char pid[16];
+	ssize_t n;
+
+	if (pipe2(gate, O_CLOEXEC)) {
+		tpstat_err("pipe: %s", strerror(errno));
+		return -1;
+	}
+	if (pipe2(report, O_CLOEXEC)) {
+		tpstat_err("pipe: %s", strerror(errno));
+		close(gate[0]);
+		close(gate[1]);
+		return -1;
+	}
+	fflush(NULL);
+	r->child = fork();
+	if (!r->child) {
+		close(gate[1]);
+		close(report[0]);
+		stat_child(r, gate[0], report[1]);
+	}
+	close(gate[0]);
+	close(report[1]);
+	if (r->child < 0) {
+		tpstat_err("fork: %s", strerror(errno));
+		close(gate[1]);
+		close(report[0]);
+		return -1;
+	}
+	snprintf(pid, sizeof(pid), "%d", (int)r->child);
+	if (stat_write(r, "scope", pid) || stat_write(r, "reset", "1") ||
+	    (r->interval && tpstat_sample(r->path, &r->last, &r->warned))) {
+		close(gate[1]);
+		close(report[0]);
+		stat_reap(r, &status, true);
+		return -1;
+	}
+	r->ticking = r->interval > 0;
+	clock_gettime(CLOCK_MONOTONIC, &r->start);
+	if (write(gate[1], "", 1) != 1)
+		tpstat_err("opening the gate: %s", strerror(errno));
+	close(gate[1]);
+	do
+		n = read(report[0], &err, sizeof(err));
+	while (n < 0 && errno == EINTR);
+	close(report[0]);
+	if (n != (ssize_t)sizeof(err))
+		return 0;
+	stat_reap(r, &status, true);
+	tpstat_err("%s: %s", r->cmd[0], strerror(err));
+	return err == ENOENT ? 127 : 126;
+}
+
+/* The CPUs @s has a column for: those of its first counted event. */
+static size_t stat_cpus(const struct stat_run *r, const struct tpstat_sample *s,
+			int **cpus)
+{
+	const char *first = NULL, *name;
+	size_t i, n = 0, len;
+	char *end;
+	long cpu;
+
+	*cpus = NULL;
+	for (i = 0; !first && i < r->nr_events; i++)
+		if (r->events[i].counted)
+			first = r->events[i].name;
+	if (!first)
+		return 0;
+	len = strlen(first);
+	for (i = 0; i < s->stats.nr; i++) {
+		name = s->stats.lines[i].name;
+		if (strncmp(name, first, len) || strncmp(name + len, ".cpu", 4))
+			continue;
+		cpu = strtol(name + len + 4, &end, 10);
+		if (end == name + len + 4 || *end)
+			continue;
+		*cpus = tpstat_realloc(*cpus, (n + 1) * sizeof(**cpus));
+		(*cpus)[n++] = cpu;
+	}
+	return n;
+}
+
+/* @event's count in @s (0 without one): its total, or @cpu's if >= 0. */
+static unsigned long long stat_value(const struct tpstat_sample *s,
+				     const char *event, int cpu)
+{
+	struct tpstat_buf name = { 0 };
+	const struct tpstat_line *l;
+
+	if (!s)
+		return 0;
+	if (cpu < 0)
+		tpstat_buf_printf(&name, "%s.hits", event);
+	else
+		tpstat_buf_printf(&name, "%s.cpu%d", event, cpu);
+	l = tpstat_sample_line(s, name.s);
+	tpstat_buf_free(&name);
+	return l ? l->value : 0;
+}
+
+static void stat_header(const int *cpus, size_t nr_cpus, bool interval)
+{
+	char title[16];
+	size_t c;
+
+	if (interval)
+		fprintf(stderr, "%10s", "time");
+	fprintf(stderr, "%14s %12s", "count", "per second");
+	for (c = 0; c < nr_cpus; c++) {
+		snprintf(title, sizeof(title), "cpu%d", cpus[c]);
+		fprintf(stderr, " %12s", title);
+	}
+	fprintf(stderr, "  %s\n", "tracepoint");
+}
+
+/*
+ * A line per counted event: its count in @cur, less @prev's for an
+ * interval; its rate over @dt seconds; with -A, each CPU's. An interval's
+ * lines start with @at, its end in seconds since CMD started.
+ */
+static void stat_rows(const struct stat_run *r, const struct tpstat_sample *prev,
+		      const struct tpstat_sample *cur, double dt, const int *cpus,
+		      size_t nr_cpus, const char *at)
+{
+	struct tpstat_rate rate = { 0 };
+	unsigned long long n;
+	const char *event;
+	char buf[32];
+	size_t i, c;
+
+	for (i = 0; i < r->nr_events; i++) {
+		if (!r->events[i].counted)
+			continue;
+		event = r->events[i].name;
+		n = stat_value(cur, event, -1) - stat_value(prev, event, -1);
+		rate.rate = dt > 0 ? n / dt : 0;
+		tpstat_format_rate(buf, sizeof(buf), &rate);
+		fprintf(stderr, "%s%14llu %12s", at, n, buf);
+		for (c = 0; c < nr_cpus; c++)
+			fprintf(stderr, " %12llu", stat_value(cur, event, cpus[c]) -
+				stat_value(prev, event, cpus[c]));
+		fprintf(stderr, "  %s\n", event);
+	}
+}
+
+/* -i: the counts since the last tick; the header again if the CPUs changed. */
+static void stat_tick(struct stat_run *r)
+{
+	struct tpstat_sample cur;
+	int *cpus = NULL;
+	size_t nr = 0;
+	char at[32];
+
+	if (!r->ticking)
+		return;
+	if (tpstat_sample(r->path, &cur, &r->warned)) {
+		stat_arm(0);
+		tpstat_free_sample(&r->last);
+		r->ticking = false;
+		return;
+	}
+	if (r->per_cpu)
+		nr = stat_cpus(r, &cur, &cpus);
+	if (!r->headed || nr != r->header_nr ||
+	    (nr && memcmp(cpus, r->header_cpus, nr * sizeof(*cpus)))) {
+		stat_header(cpus, nr, true);
+		r->headed = true;
+	}
+	snprintf(at, sizeof(at), "%10.3f", tpstat_seconds(&r->start, &cur.t));
+	stat_rows(r, &r->last, &cur, tpstat_seconds(&r->last.t, &cur.t), cpus, nr,
+		  at);
+	free(r->header_cpus);
+	r->header_cpus = cpus;
+	r->header_nr = nr;
+	tpstat_free_sample(&r->last);
+	r->last = cur;
+}
+
+/*
+ * Until the child exits: ticks, and requests to stop, each passed on to
+ * the child unless the kernel sent it (a terminal's ^C), which sends it to
+ * the child too, in tpstat's process group.
+ */
+static void stat_wait(struct stat_run *r, int *status)
+{
+	siginfo_t info;
+	int sig;
+
+	while (!stat_reap(r, status, false)) {
+		sig = sigwaitinfo(&r->wanted, &info);
+		if (sig == SIGALRM) {
+			stat_tick(r);
+		} else if (sig > 0 && sig != SIGCHLD) {
+			if (!r->stop)
+				r->stop = sig;
+			if (info.si_code <= 0)
+				kill(r->child, sig);
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &r->end);
+}
+
+/* The table: each event's count and rate over CMD's run. 0, or -1. */
+static int stat_report(const struct stat_run *r, int status)
+{
+	struct tpstat_sample s;
+	struct tpstat_buf cmd = { 0 };
+	unsigned int warned = r->warned;
+	double elapsed = tpstat_seconds(&r->start, &r->end);
+	int *cpus = NULL;
+	size_t i, nr = 0;
+
+	if (tpstat_sample(r->path, &s, &warned))
+		return -1;
+	for (i = 0; r->cmd[i]; i++)
+		tpstat_buf_printf(&cmd, "%s%s", i ? " " : "", r->cmd[i]);
+	fprintf(stderr, "\n tpstat stat of '%s'", cmd.s);
+	if (WIFSIGNALED(status))
+		fprintf(stderr, ", killed by signal %d (%s)", WTERMSIG(status),
+			strsignal(WTERMSIG(status)));
+	fprintf(stderr, ":\n\n");
+	if (r->per_cpu)
+		nr = stat_cpus(r, &s, &cpus);
+	stat_header(cpus, nr, false);
+	stat_rows(r, NULL, &s, elapsed, cpus, nr, "");
+	fprintf(stderr, "\n%14.6f seconds elapsed\n\n", elapsed);
+	free(cpus);
+	tpstat_buf_free(&cmd);
+	tpstat_free_sample(&s);
+	return 0;
+}
+
+/* Dies of @sig, its default action, as asked; returns if that is not death. */
+static void stat_die_of(int sig)
+{
+	sigset_t set;
+
+	signal(sig, SIG_DFL);
+	raise(sig);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+}
+
+static int stat_run(struct stat_run *r)
+{
+	int ret, status = 0;
+
+	stat_block_signals(r);
+	if (stat_make_instance(r))
+		return 1;
+	ret = stat_count_events(r) ? -1 : stat_start(r);
+	if (!ret) {
+		if (r->interval)
+			stat_arm(r->interval);
+		stat_wait(r, &status);
+		stat_arm(0);
+		if (stat_report(r, status))
+			ret = -1;
+		else if (WIFSIGNALED(status))
+			ret = 128 + WTERMSIG(status);
+		else
+			ret = WEXITSTATUS(status);
+	}
+	stat_remove_instance(r);
+	if (r->stop)
+		stat_die_of(r->stop);
+	return ret < 0 ? 1 : ret;
+}
+
+int tpstat_stat(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "events", required_argument, NULL, 'e' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "per-cpu", no_argument, NULL, 'A' },
+		{ NULL, 0, NULL, 0 },
+	};
+	/* Not parsed until the options are, which may exit: nothing to free then. */
+	const char *lists[STAT_LISTS_MAX];
+	struct stat_run r = { 0 };
+	size_t i, nr_lists = 0;
+	int c, ret;
+
+	/* "+": the options end at CMD, whose own options are its. */
+	while ((c = tpstat_getopt(argc, argv, tpstat_stat_usage, "+:hAe:i:",
+				  longopts)) != -1) {
+		switch (c) {
+		case 'A':
+			r.per_cpu = true;
+			break;
+		case 'e':
+			if (nr_lists == STAT_LISTS_MAX)
+				return tpstat_usage_error(argv[0],
+							  "-e takes lists of tracepoints, up to %d of them",
+							  STAT_LISTS_MAX);
+			lists[nr_lists++] = optarg;
+			break;
+		case 'i':
+			if (tpstat_parse_interval(argv[0], optarg, &r.interval))
+				return 1;
+			break;
+		}
+	}
+	if (optind >= argc)
+		return tpstat_usage_error(argv[0], "needs a command to run");
+	r.cmd = argv + optind;
+	ret = stat_parse_events(&r, argv[0], lists, nr_lists);
+	for (i = 0; !nr_lists && i < ARRAY_SIZE(stat_defaults); i++)
+		stat_add_event(&r, stat_defaults[i], strlen(stat_defaults[i]), false);
+	if (!ret && tpstat_check_root())
+		ret = 1;
+	if (!ret && !tpstat_exists("count/instances")) {
+		tpstat_err("tpstat_count is not loaded (no %s/tpstat/count/instances): modprobe tpstat_count",
+			   tpstat_debugfs());
+		ret = 1;
+	}
+	if (!ret)
+		ret = stat_run(&r);
+	stat_free(&r);
+	return ret;
+}
