@@ -29,7 +29,7 @@ static int tpstat_filter_check(const struct tpstat_data *d, const char *set)
 		const struct tpstat_field *field = &f->fields[i];
 
 		if (!tpstat_name_valid(field->name) ||
-		    field->slot + 1 >= TPSTAT_FILTER_ACCEPT)
+		    field->slot + 1 >= TPSTAT_FILTER_SLOTS)
 			goto bad;
 		for (j = 0; j < i; j++)
 			if (!strcmp(f->fields[j].name, field->name))
@@ -39,7 +39,7 @@ static int tpstat_filter_check(const struct tpstat_data *d, const char *set)
 		return 0;
 bad:
 	pr_err("tpstat: %s: a filter's fields need names of their own and slots below %d\n",
-	       set, TPSTAT_FILTER_ACCEPT - 1);
+	       set, TPSTAT_FILTER_SLOTS - 1);
 	return -EINVAL;
 }
 

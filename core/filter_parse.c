@@ -511,6 +511,7 @@ static u8 fp_emit(struct fp_parser *p, unsigned int n, u8 yes, u8 no)
 		*t = node->test;
 		t->pass = yes;
 		t->fail = no;
+		p->prog->uses |= 1ULL << t->slot;
 		return p->next_test;
 	}
 }

@@ -48,8 +48,8 @@ enum tpstat_field_type {
  * struct tpstat_field - a field a filter may name
  * @name: as the expression spells it, a C identifier
  * @type: how it compares
- * @slot: where the probe puts its value in the array it hands the filter;
- *        a name takes @slot and @slot + 1
+ * @slot: where the probe puts its value in the array it hands the filter,
+ *        below %TPSTAT_FILTER_SLOTS; a name takes @slot and @slot + 1
  */
 struct tpstat_field {
 	const char *name;
@@ -85,14 +85,20 @@ struct tpstat_filter_test {
 	u8 fail;
 };
 
+/* Slots a set's fields may take: a program says which it reads in a u64. */
+#define TPSTAT_FILTER_SLOTS		64
+
 /**
  * struct tpstat_filter_prog - a compiled expression
  * @nr: tests; the first is where the program starts
+ * @uses: bit n set if a test reads slot n: a probe may leave the others
+ *        unfilled
  * @text: the expression as it was written, for the filter file
  * @tests: the program
  */
 struct tpstat_filter_prog {
 	unsigned int nr;
+	u64 uses;
 	char text[TPSTAT_FILTER_TEXT_MAX + 1];
 	struct tpstat_filter_test tests[];
 };

@@ -13,6 +13,8 @@
 #include <linux/atomic.h>
 #include <linux/compiler_attributes.h>
 #include <linux/limits.h>
+#include <linux/preempt.h>
+#include <linux/smp.h>
 #include <asm/local64.h>
 #include <linux/seq_file.h>
 #include <linux/types.h>
@@ -188,22 +190,29 @@ static __always_inline u64 __tpstat_keyed_hint(struct tpstat_key_ref ref)
 
 /*
  * @key found inline, through *@hint if @hint is not NULL and still names
- * it, else at its home slot, and @value recorded in its histogram @i;
- * *@hint then names it. Keys with counts per CPU always take the
- * out-of-line path, which pins the CPU.
+ * it, else at its home slot, and @value recorded in its histogram @i, and
+ * counted on this CPU if the data counts per CPU (with the CPU pinned for
+ * the add: faultable tracepoints call probes preemptible); *@hint then
+ * names it.
  */
 static __always_inline bool
 __tpstat_keyed_add_inline(struct tpstat_keyed *k, const struct tpstat_key *key,
 			  u64 *hint, unsigned int i, u64 value,
 			  struct tpstat_key_ref *ref)
 {
-	if (k->per_cpu ||
-	    !((hint && __tpstat_keyed_hinted(k, key, *hint, ref)) ||
+	if (!((hint && __tpstat_keyed_hinted(k, key, *hint, ref)) ||
 	      __tpstat_keyed_at_home(k, key, ref)))
 		return false;
-	if (i != TPSTAT_KEYED_NO_HIST)
+	if (i != TPSTAT_KEYED_NO_HIST) {
 		tpstat_atomic_hist_add(&ref->gen->hists[ref->id * ref->gen->nr_hists + i],
 				       value);
+		if (ref->gen->cpu_counts) {
+			preempt_disable_notrace();
+			local64_inc(&ref->gen->cpu_counts[raw_smp_processor_id() *
+							  (k->capacity + 1) + ref->id]);
+			preempt_enable_notrace();
+		}
+	}
 	if (hint)
 		*hint = __tpstat_keyed_hint(*ref);
 	return true;

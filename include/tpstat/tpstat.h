@@ -294,7 +294,11 @@ int __tpstat_set_register(struct tpstat_set *set, struct module *owner);
  * @set: a registered set
  *
  * When it returns no probe of the set runs any more, so the caller may free
- * what else its probes touch. A set's children go before it.
+ * what else its probes touch. A set's children go before it, and none may
+ * be registered once it has begun: a file of the set that makes children
+ * would wait, in debugfs, on the removal of the set's directory, which
+ * waits for that file's writers. A module that makes them so closes that
+ * way first, under a lock of its own (tpstat_count and tpstat_stack do).
  */
 void tpstat_set_unregister(struct tpstat_set *set);
 

@@ -66,12 +66,11 @@ static inline struct count_instance *to_instance(struct tpstat_set *set)
 }
 
 /* instance.c */
-void count_event(void *data, struct count_instance *in);
+bool count_filter_pass(struct count_instance *in,
+		       const struct tpstat_filter_prog *prog);
 void count_instance_init(struct count_instance *in, const char *name,
 			 struct tpstat_set *parent);
 int count_instance_add_list(struct count_instance *in, const char *list);
-
-/* scope.c */
 
 /*
  * Whether the task an event comes from is in @in's scope: one load of the
@@ -83,6 +82,25 @@ static __always_inline bool count_in_scope(const struct count_instance *in)
 
 	return !pids || test_bit(current->pid, pids);
 }
+
+/*
+ * One event of the probe @data: counted unless out of @in's scope or
+ * rejected by its filter, whose fields are filled out of line, only when
+ * there is one.
+ */
+static __always_inline void count_event(void *data, struct count_instance *in)
+{
+	const struct tpstat_filter_prog *prog;
+
+	if (!count_in_scope(in))
+		return;
+	prog = tpstat_filter_prog(&in->filter);
+	if (prog && !count_filter_pass(in, prog))
+		return;
+	tpstat_probe_hit(data);
+}
+
+/* scope.c */
 
 void count_scope_fork(void *data, struct task_struct *parent,
 		      struct task_struct *child);

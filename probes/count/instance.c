@@ -22,28 +22,16 @@ static const struct tpstat_field count_fields[] = {
 	TPSTAT_FIELD_NAME("comm", COUNT_COMM),
 };
 
-/*
- * One event of the probe @data: counted unless out of @in's scope or
- * rejected by its filter.
- */
-void count_event(void *data, struct count_instance *in)
+bool count_filter_pass(struct count_instance *in,
+		       const struct tpstat_filter_prog *prog)
 {
-	const struct tpstat_filter_prog *prog;
+	u64 v[COUNT_SLOTS];
 
-	if (!count_in_scope(in))
-		return;
-	prog = tpstat_filter_prog(&in->filter);
-	if (prog) {
-		u64 v[COUNT_SLOTS];
-
-		v[COUNT_CPU] = raw_smp_processor_id();
-		v[COUNT_PID] = current->pid;
-		v[COUNT_TGID] = current->tgid;
-		tpstat_filter_name(&v[COUNT_COMM], current->comm);
-		if (!tpstat_filter_pass(&in->filter, prog, v))
-			return;
-	}
-	tpstat_probe_hit(data);
+	v[COUNT_CPU] = raw_smp_processor_id();
+	v[COUNT_PID] = current->pid;
+	v[COUNT_TGID] = current->tgid;
+	tpstat_filter_name(&v[COUNT_COMM], current->comm);
+	return tpstat_filter_pass(&in->filter, prog, v);
 }
 
 /*

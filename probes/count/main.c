@@ -43,6 +43,12 @@ static struct count_instance count_set;
 static DEFINE_MUTEX(count_instances_lock);
 static LIST_HEAD(count_instances);
 static unsigned int count_nr_instances;
+/*
+ * Set as the module goes, before the count set's directory is removed: a
+ * write to instances making one in it then would wait on that removal,
+ * which waits for the write.
+ */
+static bool count_instances_closed;
 
 static struct count_instance *count_instance_find(const char *name)
 {
@@ -62,6 +68,9 @@ static int count_instance_new(const char *name)
 	if (!tpstat_name_valid(name))
 		return -EINVAL;
 	mutex_lock(&count_instances_lock);
+	err = -ENODEV;
+	if (count_instances_closed)
+		goto unlock;
 	err = -EEXIST;
 	if (count_instance_find(name))
 		goto unlock;
@@ -115,11 +124,13 @@ static int count_instance_remove(const char *name)
 	return err;
 }
 
-static void count_instances_remove_all(void)
+/* Removes every instance, and makes no more: the module is going. */
+static void count_instances_close(void)
 {
 	struct count_instance *in, *next;
 
 	mutex_lock(&count_instances_lock);
+	count_instances_closed = true;
 	list_for_each_entry_safe(in, next, &count_instances, node)
 		count_instance_free(in);
 	mutex_unlock(&count_instances_lock);
@@ -178,7 +189,7 @@ static int __init tpstat_count_init(void)
 
 static void __exit tpstat_count_exit(void)
 {
-	count_instances_remove_all();
+	count_instances_close();
 	tpstat_set_unregister(&count_set.set);
 }
 

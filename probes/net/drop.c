@@ -67,7 +67,7 @@ TPSTAT_KFREE_SKB_PROBE(tpstat_net_kfree_skb)
 
 TPSTAT_CONSUME_SKB_PROBE(tpstat_net_consume_skb)
 {
-	if (!net_pass(skb->dev, net_skb_len(skb), skb->protocol))
+	if (!net_pass_skb(skb))
 		return;
 	tpstat_probe_hit(data);
 	tpstat_counter_inc_at(&tpstat_net_events, NET_CONSUMED);

@@ -88,12 +88,23 @@ bool __tpstat_net_pass(const struct tpstat_filter_prog *prog,
 		       const struct net_device *dev, unsigned int len,
 		       __be16 protocol);
 
+bool __tpstat_net_pass_skb(const struct tpstat_filter_prog *prog,
+			   const struct sk_buff *skb);
+
 static __always_inline bool net_pass(const struct net_device *dev,
 				     unsigned int len, __be16 protocol)
 {
 	const struct tpstat_filter_prog *prog = tpstat_filter_prog(&tpstat_net_filter);
 
 	return !prog || __tpstat_net_pass(prog, dev, len, protocol);
+}
+
+/* The same for a packet whose length is wanted for the filter alone. */
+static __always_inline bool net_pass_skb(const struct sk_buff *skb)
+{
+	const struct tpstat_filter_prog *prog = tpstat_filter_prog(&tpstat_net_filter);
+
+	return !prog || __tpstat_net_pass_skb(prog, skb);
 }
 
 /* xmit.c */

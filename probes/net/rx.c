@@ -16,7 +16,7 @@ struct tpstat_counter tpstat_net_rx_paths = TPSTAT_COUNTERS(NET_RX_PATHS);
 static __always_inline void net_rx_path(void *data, const struct sk_buff *skb,
 					unsigned int path)
 {
-	if (!net_pass(skb->dev, net_skb_len(skb), skb->protocol))
+	if (!net_pass_skb(skb))
 		return;
 	tpstat_probe_hit(data);
 	tpstat_counter_inc_at(&tpstat_net_rx_paths, path);

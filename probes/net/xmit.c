@@ -29,7 +29,7 @@ void tpstat_net_dev_queue(void *data, struct sk_buff *skb)
 {
 	struct tpstat_pair start = { .a = (__force u16)skb->protocol };
 
-	if (!net_pass(skb->dev, net_skb_len(skb), skb->protocol))
+	if (!net_pass_skb(skb))
 		return;
 	tpstat_probe_hit(data);
 	start.ts = local_clock();

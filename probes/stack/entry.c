@@ -17,6 +17,12 @@ static const char *const stack_keys[] = {
 static DEFINE_MUTEX(stack_entries_lock);
 static LIST_HEAD(stack_entries);
 static unsigned int stack_nr_entries;
+/*
+ * Set as the module goes, before the stack set's directory is removed:
+ * a write to control making an entry in it then would wait on that
+ * removal, which waits for the write.
+ */
+static bool stack_closed;
 
 static struct stack_entry *stack_find(const char *name)
 {
@@ -106,6 +112,9 @@ int tpstat_stack_add(char *line)
 		return err;
 	}
 	mutex_lock(&stack_entries_lock);
+	err = -ENODEV;
+	if (stack_closed)
+		goto unlock;
 	err = -EEXIST;
 	if (stack_find(name))
 		goto unlock;
@@ -157,11 +166,12 @@ int tpstat_stack_remove(const char *name)
 	return err;
 }
 
-void tpstat_stack_remove_all(void)
+void tpstat_stack_close(void)
 {
 	struct stack_entry *e, *next;
 
 	mutex_lock(&stack_entries_lock);
+	stack_closed = true;
 	list_for_each_entry_safe(e, next, &stack_entries, node)
 		stack_entry_remove(e);
 	mutex_unlock(&stack_entries_lock);

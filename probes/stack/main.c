@@ -102,7 +102,7 @@ static int __init tpstat_stack_init(void)
 		return err;
 	err = tpstat_stack_add_param();
 	if (err) {
-		tpstat_stack_remove_all();
+		tpstat_stack_close();
 		tpstat_set_unregister(&tpstat_stack_set);
 	}
 	return err;
@@ -110,7 +110,7 @@ static int __init tpstat_stack_init(void)
 
 static void __exit tpstat_stack_exit(void)
 {
-	tpstat_stack_remove_all();
+	tpstat_stack_close();
 	tpstat_set_unregister(&tpstat_stack_set);
 }
 

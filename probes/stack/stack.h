@@ -50,7 +50,8 @@ extern unsigned int tpstat_stack_max_entries;
 /* entry.c */
 int tpstat_stack_add(char *line);
 int tpstat_stack_remove(const char *name);
-void tpstat_stack_remove_all(void);
+/* Removes every entry, and makes no more: the set is going. */
+void tpstat_stack_close(void);
 int tpstat_stack_control_show(struct seq_file *m, struct tpstat_set *set);
 void tpstat_stack_print_by(struct seq_file *m, unsigned int by);
 

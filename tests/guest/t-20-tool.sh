@@ -3,10 +3,13 @@
 # with debugfs unmounted (in a mount namespace of its own) and as a user
 # that is not root; list and show against the files they read; watch's
 # rates against a rate driven on purpose, and a reset in the middle of a
-# watch; the export of every set, which goes to the host for promtool and
-# node_exporter (scripts/check-export).
+# watch; entries of the stack set, sets inside it, listed, shown and
+# watched by their paths; the export of every set (count with a filter,
+# net with traffic, the stack set's entries), none of whose lines is left
+# untyped, which goes to the host for promtool and node_exporter
+# (scripts/check-export).
 
-plan 33
+plan 40
 
 TOOL=/payload/bin/tpstat
 
@@ -33,7 +36,25 @@ load tpstat_count tracepoints=sched_switch,kmalloc
 load tpstat_irq
 load tpstat_sched
 load tpstat_kmem
-check "every set loads" [ "$(ls -d $TP/*/ | wc -l)" -eq 6 ]
+load tpstat_net
+load tpstat_stack
+check "every set loads" [ "$(ls -d $TP/*/ | wc -l)" -eq 8 ]
+# A filter that rejects nearly every event count sees.
+echo 'comm == tpstat_nobody' > $TP/count/filter
+
+# sets: the sets, each followed by those inside it (a directory inside a
+# set's with a stats file), by their paths.
+sets() {
+	for d in $TP/*/; do
+		d=${d%/}
+		echo "${d#$TP/}"
+		for n in $d/*/; do
+			[ -e "${n}stats" ] || continue
+			n=${n%/}
+			echo "${n#$TP/}"
+		done
+	done
+}
 
 is "--version: the modules' version" "$(run --version)" "0 tpstat $(cat $TP/version)"
 # /payload is root's only: nobody runs a copy.
@@ -52,10 +73,10 @@ fire 100
 $TOOL list > /tmp/list
 total=$(awk '$1 == "total" { print $2 }' $TP/memory)
 is "list: version, sets and memory first" "$(head -n 1 /tmp/list)" \
-	"tpstat $(cat $TP/version): 6 sets loaded, $total bytes of aggregation data"
+	"tpstat $(cat $TP/version): $(sets | wc -l) sets loaded, $total bytes of aggregation data"
 is "list: a line per set, as the directories" \
 	"$(tail -n +3 /tmp/list | awk '{ print $1 }' | tr '\n' ' ')" \
-	"$(for d in $TP/*/; do basename $d; done | tr '\n' ' ')"
+	"$(sets | tr '\n' ' ')"
 is "list: the test set's state, probes by state (the one not attached named) and files" \
 	"$(awk '$1 == "test" { $3 = "T"; print }' /tmp/list)" \
 	"test enabled T s 2 attached, 1 missing: tpstat_test_absent hist table"
@@ -183,6 +204,29 @@ check "watch: after the reset, $rate/s over $since s: 100 per 0.1 s, +-2 bursts"
 	}' || good=0
 [ $good -eq 1 ] || sed 's/^/# /' /tmp/watch
 
+# The stack set's entries, each a set inside it: kmalloc by stack and
+# comm, busy; the test event by stack and comm, fired 20 times by a
+# command of a known name from one place: one row.
+echo 'kmalloc by stack,comm' > $TP/stack/control
+echo 'tpstat_test_fire by stack,comm' > $TP/stack/control
+check "stack: two entries, each a set inside it" \
+	test -e $TP/stack/kmalloc/stats -a -e $TP/stack/tpstat_test_fire/stats
+sh -c "printf tpstat_t20 > /proc/self/comm; echo 20 > $FIRE"
+is "list SET: the stack set, then its entries by their paths, each with its probe" \
+	"$($TOOL list stack | awk 'NR > 2 { print $1, $5, $6, $7 }')" \
+	"stack no probes control
+stack/kmalloc 1 attached stacks
+stack/tpstat_test_fire 1 attached stacks"
+is "show SET/SET FILE: an entry's stacks, as cat shows them" \
+	"$($TOOL show stack/tpstat_test_fire stacks | mask)" \
+	"$(mask < $TP/stack/tpstat_test_fire/stacks)"
+out=$($TOOL watch -i 0.5 -n 1 stack/kmalloc 2>&1)
+is "watch SET/SET: an entry, its events per second" \
+	"$? $(echo "$out" | wc -l) $(echo "$out" | sed -n 2p | awk '{ print $3, $4 }')" \
+	"0 3 events other"
+# Traffic on lo, for net's rows.
+ping -A -q -c 2 -W 5 127.0.0.1 > /dev/null
+
 # The export of every set, left for the host's checks; none of its lines
 # escapes the tool's description of the sets tpstat ships.
 rm -f /tmp/tpstat.prom*
@@ -199,6 +243,17 @@ is "export: the fire probe's hits as in stats" \
 is "export: the histogram's sum and count as in stats" \
 	"$(grep -E '^tpstat_test_hist_(count|sum) ' /tmp/tpstat.prom | tr '\n' ' ')" \
 	"tpstat_test_hist_sum $(stat_of test hist.sum) tpstat_test_hist_count $(stat_of test hist.count) "
+E='{tracepoint="tpstat_test_fire"'
+is "export: an entry's events, hits (its tracepoint once) and row, labelled by its tracepoint, as its stats" \
+	"$(grep -E "^tpstat_stack_(events_total|hits_total|ranked_row_events)$E" /tmp/tpstat.prom | tr '\n' ' ')" \
+	"tpstat_stack_hits_total$E} $(stat_of stack/tpstat_test_fire tpstat_test_fire.hits) tpstat_stack_events_total$E} 20 tpstat_stack_ranked_row_events$E,rank=\"1\",comm=\"tpstat_t20\"} 20 "
+check "export: count's filter.rejected a counter, the events it rejected counted" \
+	awk '/^# TYPE tpstat_count_filter_rejected_total counter$/ { typed = 1 }
+	     /^tpstat_count_filter_rejected_total / && $2 > 0 { counted = 1 }
+	     END { exit !(typed && counted) }' /tmp/tpstat.prom
+check "export: net's lo by device and ifindex, its packets received" \
+	awk '/^tpstat_net_dev_rx_packets_total\{device="lo",ifindex="1"\} / && $2 >= 4 { lo = 1 }
+	     END { exit !lo }' /tmp/tpstat.prom
 for_host /tmp/tpstat.prom
 out=$($TOOL export --json -o /tmp/tpstat.json 2>&1)
 is "export --json -o: exit 0, no warning" "$? $out" "0 "

@@ -383,6 +383,8 @@ static const char *prog_shape(const struct tpstat_filter_prog *p)
 
 		if (t->slot >= SLOTS)
 			return "a slot no field declared";
+		if (!(p->uses & 1ULL << t->slot))
+			return "a slot read but not in the program's uses";
 		if ((t->pass < TPSTAT_FILTER_ACCEPT && (t->pass <= i || t->pass >= p->nr)) ||
 		    (t->fail < TPSTAT_FILTER_ACCEPT && (t->fail <= i || t->fail >= p->nr)))
 			return "a jump backwards or out of the program";

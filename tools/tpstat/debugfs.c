@@ -36,6 +36,16 @@ static char *tpstat_path(const char *rel)
 	return b.s;
 }
 
+/* stat() of tpstat/@rel. */
+static int tpstat_path_stat(const char *rel, struct stat *st)
+{
+	char *path = tpstat_path(rel);
+	int ret = stat(path, st);
+
+	free(path);
+	return ret;
+}
+
 static void tpstat_not_root(const char *path)
 {
 	tpstat_err("%s: permission denied: tpstat's files are root's only; run tpstat as root",
@@ -182,15 +192,71 @@ static int tpstat_dir(const char *rel, bool dirs, char ***names,
 	return 0;
 }
 
+/* How deep sets may lie inside sets: the stack set's entries are one down. */
+#define TPSTAT_NESTING_MAX	8
+
+/* tpstat/@rel/stats exists: @rel, a directory under a set's, is a set. */
+static bool tpstat_has_stats(const char *rel)
+{
+	struct tpstat_buf b = { 0 };
+	struct stat st;
+	bool found;
+
+	tpstat_buf_printf(&b, "%s/stats", rel);
+	found = !tpstat_path_stat(b.s, &st) && !S_ISDIR(st.st_mode);
+	tpstat_buf_free(&b);
+	return found;
+}
+
+/*
+ * Appends the sets inside @set (those whose directories have a stats
+ * file), each followed by those inside it. A directory that goes while
+ * it is read (a set unloaded) holds none.
+ */
+static void tpstat_nested_sets(const char *set, unsigned int depth,
+			       char ***names, size_t *nr)
+{
+	char **dirs;
+	size_t i, n;
+
+	if (depth == TPSTAT_NESTING_MAX || tpstat_dir(set, true, &dirs, NULL, &n))
+		return;
+	qsort(dirs, n, sizeof(*dirs), cmp_name);
+	for (i = 0; i < n; i++) {
+		struct tpstat_buf path = { 0 };
+
+		tpstat_buf_printf(&path, "%s/%s", set, dirs[i]);
+		free(dirs[i]);
+		if (!tpstat_has_stats(path.s)) {
+			tpstat_buf_free(&path);
+			continue;
+		}
+		*names = tpstat_realloc(*names, (*nr + 1) * sizeof(**names));
+		(*names)[(*nr)++] = path.s;
+		tpstat_nested_sets(path.s, depth + 1, names, nr);
+	}
+	free(dirs);
+}
+
 int tpstat_set_names(char ***names, size_t *nr)
 {
-	int err = tpstat_dir("", true, names, NULL, nr);
+	char **top;
+	size_t i, n;
+	int err = tpstat_dir("", true, &top, NULL, &n);
 
 	if (err) {
 		tpstat_file_error("", err);
 		return -1;
 	}
-	qsort(*names, *nr, sizeof(**names), cmp_name);
+	qsort(top, n, sizeof(*top), cmp_name);
+	*names = NULL;
+	*nr = 0;
+	for (i = 0; i < n; i++) {
+		*names = tpstat_realloc(*names, (*nr + 1) * sizeof(**names));
+		(*names)[(*nr)++] = top[i];
+		tpstat_nested_sets(top[i], 1, names, nr);
+	}
+	free(top);
 	return 0;
 }
 
@@ -203,16 +269,41 @@ void tpstat_free_names(char **names, size_t nr)
 	free(names);
 }
 
+/*
+ * A set is a directory under tpstat/, or, inside one, a directory with a
+ * stats file of its own; each part of its path a name, not . or .. .
+ */
 bool tpstat_set_exists(const char *set)
 {
-	char *path = tpstat_path(set);
+	const char *part = set, *slash;
 	struct stat st;
-	bool found;
+	size_t depth = 0;
+	bool found = true;
+	char *prefix;
 
-	found = !strchr(set, '/') && *set != '.' && !stat(path, &st) &&
-		S_ISDIR(st.st_mode);
-	free(path);
-	return found;
+	for (;;) {
+		slash = strchr(part, '/');
+		if (part == slash || !*part || *part == '.' ||
+		    ++depth > TPSTAT_NESTING_MAX)
+			return false;
+		prefix = tpstat_strndup(set, (slash ? slash : part + strlen(part)) - set);
+		if (depth == 1)
+			found = !tpstat_path_stat(prefix, &st) && S_ISDIR(st.st_mode);
+		else
+			found = !tpstat_path_stat(prefix, &st) && S_ISDIR(st.st_mode) &&
+				tpstat_has_stats(prefix);
+		free(prefix);
+		if (!found || !slash)
+			return found;
+		part = slash + 1;
+	}
+}
+
+bool tpstat_set_within(const char *set, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(set, name, n) && (!set[n] || set[n] == '/');
 }
 
 static int cmp_file(const void *a, const void *b)

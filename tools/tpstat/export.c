@@ -19,12 +19,15 @@
 static const char tpstat_export_usage[] =
 	"usage: tpstat export --prometheus|--json [-o FILE] [SET]...\n"
 	"\n"
-	"Every stats line of every loaded set (or of each SET).\n"
+	"Every stats line of every loaded set (or of each SET and the sets\n"
+	"inside it, such as stack's stack/kmalloc).\n"
 	"\n"
 	"  --prometheus     Prometheus' text format: tpstat_<set>_<metric>{labels},\n"
 	"                   a call site's, command's, IRQ's or CPU's key as labels,\n"
 	"                   counters as counters (_total), histograms as histograms,\n"
-	"                   nanoseconds as seconds; tpstat(8) lists every metric\n"
+	"                   nanoseconds as seconds; a set inside another as the\n"
+	"                   outer one's metrics, labelled (tracepoint=\"kmalloc\");\n"
+	"                   tpstat(8) lists every metric\n"
 	"  --json           the version, memory, and per set its probes and its\n"
 	"                   stats lines, as they stand\n"
 	"  -o, --output FILE  write FILE atomically (a temporary file in its\n"
@@ -108,7 +111,7 @@ int tpstat_export(int argc, char **argv)
 	enum format format = NONE;
 	const char *output = NULL;
 	char **sets;
-	size_t nr;
+	size_t nr, i, kept;
 	int c, ret;
 
 	while ((c = tpstat_getopt(argc, argv, tpstat_export_usage, ":ho:",
@@ -130,21 +133,25 @@ int tpstat_export(int argc, char **argv)
 		return tpstat_usage_error(argv[0], "needs --prometheus or --json");
 	if (tpstat_check_root())
 		return 1;
-	if (optind < argc) {
-		for (c = optind; c < argc; c++)
-			if (!tpstat_set_exists(argv[c])) {
-				tpstat_err("no set '%s' is loaded (tpstat list names them)",
-					   argv[c]);
-				return 1;
-			}
-		sets = argv + optind;
-		nr = argc - optind;
-		if (output)
-			return export_file(output, format, sets, nr);
-		return export_to(stdout, format, sets, nr) ? 1 : 0;
-	}
+	for (c = optind; c < argc; c++)
+		if (!tpstat_set_exists(argv[c])) {
+			tpstat_err("no set '%s' is loaded (tpstat list names them)",
+				   argv[c]);
+			return 1;
+		}
 	if (tpstat_set_names(&sets, &nr))
 		return 1;
+	/* The sets named, each with the sets inside it. */
+	for (i = 0, kept = 0; optind < argc && i < nr; i++) {
+		for (c = optind; c < argc && !tpstat_set_within(sets[i], argv[c]); c++)
+			;
+		if (c < argc)
+			sets[kept++] = sets[i];
+		else
+			free(sets[i]);
+	}
+	if (optind < argc)
+		nr = kept;
 	if (output)
 		ret = export_file(output, format, sets, nr);
 	else

@@ -4,6 +4,7 @@
  * directory, so that all of them fit on one screen: whether its probes
  * are attached, how long since its reset, how many probes are in each
  * state (naming those not attached, which are the news), and its files.
+ * The sets inside a set follow it, named by their paths.
  * Only read-only files are read, so it works under lockdown too.
  */
 #include <stdlib.h>
@@ -14,9 +15,11 @@
 static const char tpstat_list_usage[] =
 	"usage: tpstat list [-v] [SET]...\n"
 	"\n"
-	"A line per loaded set (or per SET): whether its probes are attached,\n"
-	"the time since its last reset, its probes by state, naming those that\n"
-	"are not attached, and its files besides enable, reset and stats.\n"
+	"A line per loaded set (or per SET and each set inside it): whether its\n"
+	"probes are attached, the time since its last reset, its probes by\n"
+	"state, naming those that are not attached, and its files besides\n"
+	"enable, reset and stats. A set inside another (an entry of the stack\n"
+	"set) is named by its path, stack/kmalloc, under the one it is in.\n"
 	"\n"
 	"  -v, --verbose   each probe too: tracepoint, state, hits, dropped\n";
 
@@ -163,12 +166,12 @@ int tpstat_list(int argc, char **argv)
 		       "SINCE RESET", "PROBES", "FILES");
 	else
 		printf("no set is loaded: %s\n",
-		       "modprobe tpstat_irq, tpstat_sched, tpstat_kmem or tpstat_count");
+		       "modprobe tpstat_irq, tpstat_sched, tpstat_kmem, tpstat_net, tpstat_stack or tpstat_count");
 	for (i = 0; i < nr; i++) {
 		bool wanted = optind >= argc;
 
 		for (a = optind; a < argc; a++)
-			wanted |= !strcmp(argv[a], names[i]);
+			wanted |= tpstat_set_within(names[i], argv[a]);
 		if (wanted)
 			list_set(names[i], width, &probes, verbose);
 	}

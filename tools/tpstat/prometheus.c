@@ -98,15 +98,20 @@ static struct series *add_series(struct family *fam, const char *labels)
 	return s;
 }
 
-/* The family of a line, made on its first line; NULL on a conflict. */
+/*
+ * The family of a line, made on its first line; NULL on a conflict. A set
+ * inside another has the outermost one's families.
+ */
 static struct family *family_of(struct exposition *e, const char *set,
 				const char *stat, const struct tpstat_meaning *m)
 {
 	struct tpstat_buf name = { 0 }, help = { 0 };
+	size_t top_len = strlen(set);
 	struct family *fam;
 
+	tpstat_nested_label(set, &top_len);
 	tpstat_buf_add(&name, "tpstat_", 7);
-	tpstat_sanitize(&name, set, strlen(set));
+	tpstat_sanitize(&name, set, top_len);
 	tpstat_buf_printf(&name, "_%s%s", m->metric,
 			  m->kind == TPSTAT_COUNTER ? "_total" : "");
 	fam = find_family(e, name.s);
@@ -139,18 +144,36 @@ static struct family *family_of(struct exposition *e, const char *set,
 	return fam;
 }
 
-/* 'a="x",b="y"', escaped. */
-static char *render_labels(const struct tpstat_meaning *m)
+static void render_label(struct tpstat_buf *b, const char *name,
+			 const char *value)
 {
+	tpstat_buf_printf(b, "%s%s=\"", b->len ? "," : "", name);
+	tpstat_escape(b, value, TPSTAT_ESCAPE_LABEL);
+	tpstat_buf_add(b, "\"", 1);
+}
+
+/*
+ * 'a="x",b="y"', escaped: a set inside another's path first (the stack
+ * set's entry, tracepoint="kmalloc"), unless the line names it itself (an
+ * entry's tracepoint's hits), then the keys the line holds.
+ */
+static char *render_labels(const char *set, const struct tpstat_meaning *m)
+{
+	const char *nested;
 	struct tpstat_buf b = { 0 };
+	size_t top_len;
 	unsigned int i;
 
 	tpstat_buf_add(&b, "", 0);
-	for (i = 0; i < m->nr_labels; i++) {
-		tpstat_buf_printf(&b, "%s%s=\"", i ? "," : "", m->labels[i].name);
-		tpstat_escape(&b, m->labels[i].value, TPSTAT_ESCAPE_LABEL);
-		tpstat_buf_add(&b, "\"", 1);
-	}
+	nested = tpstat_nested_label(set, &top_len);
+	for (i = 0; nested && i < m->nr_labels; i++)
+		if (m->labels[i].value && !strcmp(m->labels[i].name, nested))
+			nested = NULL;
+	if (nested)
+		render_label(&b, nested, set + top_len + 1);
+	for (i = 0; i < m->nr_labels; i++)
+		if (m->labels[i].value)
+			render_label(&b, m->labels[i].name, m->labels[i].value);
 	return b.s;
 }
 
@@ -164,17 +187,21 @@ static void add_line(struct exposition *e, const char *set,
 
 	if (!fam)
 		return;
-	labels = render_labels(m);
+	labels = render_labels(set, m);
 	if (m->kind != TPSTAT_HIST) {
 		add_series(fam, labels)->value = l->value;
 		free(labels);
 		return;
 	}
-	/* A histogram's lines come together: its series is the last one. */
+	/*
+	 * A histogram's lines come together: its series is the last one of
+	 * its prefix and labels (sets inside one set share its families).
+	 */
 	for (i = fam->nr; i-- > 0;) {
 		const char *p = fam->series[i].prefix;
 
-		if (strlen(p) == m->prefix_len && !strncmp(p, l->name, m->prefix_len)) {
+		if (strlen(p) == m->prefix_len && !strncmp(p, l->name, m->prefix_len) &&
+		    !strcmp(fam->series[i].labels, labels)) {
 			s = &fam->series[i];
 			break;
 		}

@@ -14,8 +14,19 @@
  *   {label+}  a key of one or more components: labels may hold dots
  *             (sym.isra.0+0x1/0x2, python3.11); at most one per pattern,
  *             and the components around it are matched from both ends
- *   cpu{cpu}  the prefix, then a decimal number
+ *   cpu{cpu}  the word, then a decimal number; keys among words in one
+ *             component ({ifindex}@{netns}) are each a decimal number
+ *   [...]     an optional part, which may hold others: a line's name
+ *             has it or not, and the label of a key it lacks is absent.
+ *             A name is matched against the forms with the most keys
+ *             first, and the forms every line of the set fits before
+ *             the others.
  * A key named tracepoint must be one of the set's probes.
+ *
+ * A pattern's set is a set's name, or, ending in '/', any set right
+ * inside that one ("stack/" for stack/kmalloc): sets inside sets are
+ * named by their path. Their metrics are the outermost set's, with the
+ * rest of the path as a label (tpstat_nested_label()).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +34,7 @@
 #include "tpstat.h"
 
 struct tpstat_pattern {
-	/* NULL: the lines every set has. */
+	/* NULL: the lines every set has; "stack/": the sets inside stack. */
 	const char *set;
 	const char *stat;
 	/* The metric's name, its unit's word included. */
@@ -217,6 +228,74 @@ static const struct tpstat_pattern tpstat_patterns[] = {
 	{ "kmem", "comm.{comm+}.sum", "comm_pages", C, NONE,
 	  "Pages allocated, by command" },
 
+	/* tpstat_net.ko */
+	{ "net", "queued", "packets_queued", C, NONE,
+	  "Packets queued to be sent (net_dev_queue)" },
+	{ "net", "sent", "packets_sent", C, NONE,
+	  "Packets handed to a device's driver (net_dev_start_xmit)" },
+	{ "net", "not_sent", "packets_not_sent", C, NONE,
+	  "Packets a driver did not take (not NETDEV_TX_OK); one it takes later counts again" },
+	{ "net", "received", "packets_received", C, NONE,
+	  "Packets the protocols received, by any path" },
+	{ "net", "dropped", "packets_dropped", C, NONE, "Packets dropped (kfree_skb)" },
+	{ "net", "consumed", "packets_consumed", C, NONE,
+	  "Packets freed after use, which are not drops (consume_skb)" },
+	{ "net", "rx_path.{path}", "rx_path_packets", C, NONE,
+	  "Packets received by one path: backlog (netif_rx), direct, gro or list" },
+	/* A pairing map's counters (core/pairs.c): a packet's queueing. */
+	{ "net", "queue.started", "queue_started", C, NONE,
+	  "Queued packets timed until their transmission" },
+	{ "net", "queue.replaced", "queue_replaced", C, NONE,
+	  "Queueings that replaced an untransmitted one of the same packet" },
+	{ "net", "queue.paired", "queue_paired", C, NONE,
+	  "Transmissions timed from their queueing" },
+	{ "net", "queue.unpaired", "queue_unpaired", C, NONE,
+	  "Transmissions whose queueing was not timed (filtered out, or before the attach)" },
+	{ "net", "queue.dropped", "queue_dropped", C, NONE,
+	  "Queueings not timed: the map was full (max_queued)" },
+	{ "net", "queue.expired", "queue_expired", C, NONE,
+	  "Queueings evicted after a second without their transmission" },
+	{ "net", "queue.held", "queue_held", G, NONE,
+	  "Queued packets waiting for their transmission now" },
+	{ "net", "queue.capacity", "queue_capacity", G, NONE,
+	  "Queueings the map can hold (max_queued)" },
+	/* A device: its name (which may hold dots), ifindex and netns; or other. */
+	{ "net", "dev.{device+}[.{ifindex}[@{netns}]].rx_packets", "dev_rx_packets",
+	  C, NONE, "Packets a device received" },
+	{ "net", "dev.{device+}[.{ifindex}[@{netns}]].rx_bytes", "dev_rx_bytes",
+	  C, B, "Bytes a device received, link-layer headers included" },
+	{ "net", "dev.{device+}[.{ifindex}[@{netns}]].tx_packets", "dev_tx_packets",
+	  C, NONE, "Packets handed to a device's driver" },
+	{ "net", "dev.{device+}[.{ifindex}[@{netns}]].tx_bytes", "dev_tx_bytes",
+	  C, B, "Bytes handed to a device's driver, link-layer headers included" },
+	{ "net", "dev.{device+}[.{ifindex}[@{netns}]].not_sent", "dev_not_sent",
+	  C, NONE, "Packets a device's driver did not take (not NETDEV_TX_OK)" },
+	{ "net", "sizes.{direction}", "packet_size_bytes", H, B,
+	  "Packet lengths, link-layer header included, received (rx) or sent (tx)" },
+	{ "net", "queue.ns", "queue_seconds", H, NS,
+	  "Time from a packet's queueing (net_dev_queue) to its transmission (net_dev_xmit)" },
+	{ "net", "drop.{reason}", "drops_by_reason", C, NONE,
+	  "Packets dropped, by the reason the running kernel names" },
+	{ "net", "drop_site.{function+}", "drops_by_function", C, NONE,
+	  "Packets dropped, by the function that dropped them" },
+
+	/* tpstat_stack.ko: an entry, stack/<tracepoint>, a set of its own. */
+	{ "stack/", "events", "events", C, NONE,
+	  "Events the entry counted, its rows' and other's" },
+	{ "stack/", "rows", "rows", G, NONE,
+	  "Rows the entry holds: its stacks, or keys, since the reset" },
+	{ "stack/", "capacity", "capacity", G, NONE,
+	  "Rows the entry can hold (max_stacks)" },
+	{ "stack/", "other", "other", C, NONE,
+	  "Events whose stack or keys found no row" },
+	/* A row of an entry by stack: its rank moves as the rows count. */
+	{ "stack/", "row.stack{rank}[.comm.{comm+}][.pid.{pid}][.tgid.{tgid}][.cpu.{cpu}]",
+	  "ranked_row_events", G, NONE,
+	  "Events of the row of this rank in the stacks file: a rank, not one stack" },
+	{ "stack/", "row[.comm.{comm+}][.pid.{pid}][.tgid.{tgid}][.cpu.{cpu}]",
+	  "row_events", C, NONE,
+	  "Events of a command, pid, tgid or CPU, as the entry counts by them" },
+
 	/* tpstat_test_probe.ko, the test suite's set */
 	{ "test", "hist", "hist", H, NONE, "Values fired" },
 	{ "test", "table.{key}.count", "table_count", C, NONE, "Events of a table key" },
@@ -264,11 +343,16 @@ static const struct tpstat_pattern tpstat_patterns[] = {
 	{ "test_tasks", "tasks.held", "tasks_held", G, NONE, "Tasks with a row now" },
 	{ "test_tasks", "tasks.capacity", "tasks_capacity", G, NONE, "Rows the table has" },
 
-	/* The core's lines, in every set's stats (core/debugfs.c). */
+	/*
+	 * The core's lines, in every set's stats (core/debugfs.c); and a
+	 * filter's, in those of sets with one (core/filter.c).
+	 */
 	{ NULL, "since_reset_ns", "since_reset_seconds", G, NS,
 	  "Time since the set was loaded or last reset" },
 	{ NULL, "enabled", "enabled", G, NONE,
 	  "1 while the set's probes are attached, 0 when its enable file detached them" },
+	{ NULL, "filter.rejected", "filter_rejected", C, NONE,
+	  "Events the set's filter rejected, counted nowhere else (hits included)" },
 	{ NULL, "{tracepoint}.hits", "hits", C, NONE,
 	  "Events the set's probe on a tracepoint saw" },
 	{ NULL, "{tracepoint}.dropped", "dropped", C, NONE,
@@ -276,6 +360,8 @@ static const struct tpstat_pattern tpstat_patterns[] = {
 };
 
 #define TPSTAT_COMPS_MAX	64
+/* Optional parts a pattern may have: its forms fit a u64's bits. */
+#define TPSTAT_GROUPS_MAX	6
 
 /* A component of a name or a pattern. */
 struct comp {
@@ -302,36 +388,150 @@ static size_t split(const char *s, size_t len, struct comp *c)
 	}
 }
 
-/* A pattern component's key: its label and the prefix before the brace. */
-struct key {
-	const char *label;
-	size_t label_len, prefix_len;
-	bool multi;
+/* One form of a pattern: each optional part in or out. */
+struct form {
+	char *text;
+	struct comp *c;
+	size_t nr;
+	unsigned int keys;
 };
 
-static bool pattern_key(const struct comp *p, struct key *k)
-{
-	const char *open = memchr(p->s, '{', p->n);
+/*
+ * The forms of a pattern the set's lines are matched against, those with
+ * the most keys first: a line's keys are taken greedily. For a pattern
+ * whose lines have the same keys in a set (same_keys()), @fits has bit i
+ * set when form i matches every line of the set that some form matches:
+ * so an entry of the stack set by comm reads a row whose command looks
+ * like more keys ("x.cpu.1") as its other rows say. All ones for other
+ * patterns.
+ */
+struct forms {
+	struct form *f;
+	unsigned int nr;
+	unsigned long long fits;
+};
 
-	if (!open)
-		return false;
-	k->prefix_len = open - p->s;
-	k->label = open + 1;
-	k->label_len = p->s + p->n - 1 - k->label;
-	k->multi = k->label[k->label_len - 1] == '+';
-	if (k->multi)
-		k->label_len--;
+static bool applies(const struct tpstat_pattern *pat, const char *set)
+{
+	size_t n;
+
+	if (!pat->set)
+		return true;
+	/* "stack/": any set right inside stack. */
+	n = strlen(pat->set);
+	if (n > 1 && pat->set[n - 1] == '/')
+		return !strncmp(set, pat->set, n) && set[n] && !strchr(set + n, '/');
+	return !strcmp(pat->set, set);
+}
+
+/*
+ * Form @mask of @stat in @b: optional part i (by its '[') left out when
+ * bit i is set. False for a mask that leaves out a part inside one left
+ * out already: that form is the one with the inner part's bit clear.
+ */
+static bool form_text(const char *stat, unsigned int mask, struct tpstat_buf *b)
+{
+	unsigned int group = 0, depth = 0, out = 0;
+
+	for (; *stat; stat++) {
+		if (*stat == '[') {
+			depth++;
+			if (group < TPSTAT_GROUPS_MAX && (mask & (1U << group))) {
+				if (out)
+					return false;
+				out = depth;
+			}
+			group++;
+		} else if (*stat == ']') {
+			if (out == depth)
+				out = 0;
+			depth--;
+		} else if (!out) {
+			tpstat_buf_add(b, stat, 1);
+		}
+	}
 	return true;
 }
 
-static bool is_number(const char *s, size_t n)
+static unsigned int count_char(const char *s, char c)
 {
-	size_t i;
+	unsigned int n = 0;
 
-	for (i = 0; i < n; i++)
-		if (s[i] < '0' || s[i] > '9')
-			return false;
-	return n > 0;
+	for (; *s; s++)
+		n += *s == c;
+	return n;
+}
+
+static void build_forms(const char *stat, struct forms *fs)
+{
+	unsigned int groups = count_char(stat, '['), mask, i, j;
+
+	if (groups > TPSTAT_GROUPS_MAX)
+		groups = TPSTAT_GROUPS_MAX;
+	fs->f = tpstat_alloc((1U << groups) * sizeof(*fs->f));
+	fs->fits = ~0ULL;
+	for (mask = 0; mask < 1U << groups; mask++) {
+		struct tpstat_buf b = { 0 };
+		struct comp c[TPSTAT_COMPS_MAX];
+		struct form f;
+
+		tpstat_buf_add(&b, "", 0);
+		if (!form_text(stat, mask, &b)) {
+			tpstat_buf_free(&b);
+			continue;
+		}
+		f.text = b.s;
+		f.nr = split(f.text, b.len, c);
+		f.c = tpstat_alloc((f.nr + 1) * sizeof(*f.c));
+		memcpy(f.c, c, f.nr * sizeof(*c));
+		f.keys = count_char(f.text, '{');
+		/* After those with as many keys or more: the order is stable. */
+		for (i = fs->nr; i > 0 && fs->f[i - 1].keys < f.keys; i--)
+			;
+		for (j = fs->nr; j > i; j--)
+			fs->f[j] = fs->f[j - 1];
+		fs->f[i] = f;
+		fs->nr++;
+	}
+}
+
+static void free_forms(struct forms *fs, size_t nr)
+{
+	size_t i, j;
+
+	for (i = 0; i < nr; i++) {
+		for (j = 0; j < fs[i].nr; j++) {
+			free(fs[i].f[j].text);
+			free(fs[i].f[j].c);
+		}
+		free(fs[i].f);
+	}
+	free(fs);
+}
+
+/* A key of a pattern: its label. */
+struct key {
+	const char *label;
+	size_t label_len;
+};
+
+/* "{label}" or "{label+}" at @open; returns what follows it. */
+static const char *parse_key(const char *open, struct key *k)
+{
+	const char *close = strchr(open, '}');
+
+	k->label = open + 1;
+	k->label_len = close - k->label;
+	if (k->label_len && k->label[k->label_len - 1] == '+')
+		k->label_len--;
+	return close + 1;
+}
+
+/* A component that is a key of one or more components: "{label+}". */
+static bool is_multi(const struct comp *p)
+{
+	return p->n > 3 && p->s[0] == '{' && p->s[p->n - 2] == '+' &&
+	       p->s[p->n - 1] == '}';
 }
 
 static bool is_probe(const struct tpstat_probes *probes, const char *set,
@@ -352,79 +552,118 @@ struct match {
 	struct comp value[TPSTAT_LABELS_MAX];
 	struct key key[TPSTAT_LABELS_MAX];
 	unsigned int nr;
-	/* The name's components before the first key and after the last. */
-	size_t first, after;
+	/* The name's components after the last key. */
+	size_t after;
 };
 
-/* Matches one component of the pattern, @p, against the name's @c. */
+static bool add_key(struct match *m, const struct key *k, const char *s,
+		    size_t n, const struct tpstat_probes *probes, const char *set)
+{
+	if (!n || m->nr == TPSTAT_LABELS_MAX)
+		return false;
+	if (k->label_len == strlen("tracepoint") &&
+	    !memcmp(k->label, "tracepoint", k->label_len) &&
+	    !is_probe(probes, set, s, n))
+		return false;
+	m->key[m->nr] = *k;
+	m->value[m->nr].s = s;
+	m->value[m->nr++].n = n;
+	return true;
+}
+
+/*
+ * Matches one component of a form, @p, against the name's @c: a word is
+ * itself; a key alone takes the whole component; keys among words
+ * ("cpu{cpu}", "{ifindex}@{netns}") each take a decimal number.
+ */
 static bool match_comp(const struct comp *p, const struct comp *c,
 		       struct match *m, const struct tpstat_probes *probes,
 		       const char *set)
 {
-	struct key k;
-	struct comp v;
+	const char *ps = p->s, *pe = p->s + p->n, *cs = c->s, *ce = c->s + c->n;
+	bool alone = p->n > 1 && ps[0] == '{' && memchr(ps, '}', p->n) == pe - 1;
 
-	if (!pattern_key(p, &k))
-		return c->n && p->n == c->n && !memcmp(p->s, c->s, c->n);
-	if (c->n <= k.prefix_len || memcmp(c->s, p->s, k.prefix_len))
+	if (!c->n)
 		return false;
-	v.s = c->s + k.prefix_len;
-	v.n = c->n - k.prefix_len;
-	if (k.prefix_len && !is_number(v.s, v.n))
-		return false;
-	if (k.label_len == strlen("tracepoint") &&
-	    !memcmp(k.label, "tracepoint", k.label_len) &&
-	    !is_probe(probes, set, v.s, v.n))
-		return false;
-	if (m->nr == TPSTAT_LABELS_MAX)
-		return false;
-	m->key[m->nr] = k;
-	m->value[m->nr++] = v;
-	return true;
+	while (ps < pe) {
+		const char *open = memchr(ps, '{', pe - ps), *v;
+		size_t word = (open ? open : pe) - ps;
+		struct key k;
+
+		if ((size_t)(ce - cs) < word || memcmp(ps, cs, word))
+			return false;
+		ps += word;
+		cs += word;
+		if (!open)
+			break;
+		ps = parse_key(open, &k);
+		v = cs;
+		if (alone)
+			cs = ce;
+		while (!alone && cs < ce && *cs >= '0' && *cs <= '9')
+			cs++;
+		if (!add_key(m, &k, v, cs - v, probes, set))
+			return false;
+	}
+	return cs == ce;
 }
 
-/* Matches @name's @n components against a pattern's. */
-static bool match_pattern(const struct tpstat_pattern *pat,
-			  const struct comp *name, size_t n, struct match *m,
-			  const struct tpstat_probes *probes, const char *set)
+/* Matches @name's @n components against form @f of a pattern. */
+static bool match_form(const struct form *f, const struct comp *name, size_t n,
+		       struct match *m, const struct tpstat_probes *probes,
+		       const char *set)
 {
-	struct comp p[TPSTAT_COMPS_MAX];
-	size_t np = split(pat->stat, strlen(pat->stat), p);
-	size_t i, multi = np, at;
-	struct key k;
+	const struct comp *p = f->c;
+	size_t i, multi = f->nr, at;
 
 	m->nr = 0;
-	for (i = 0; i < np; i++)
-		if (pattern_key(&p[i], &k) && k.multi)
-			multi = i;
-	if (multi == np ? n != np : n < np)
-		return false;
-	m->first = n;
 	m->after = 0;
-	for (i = 0, at = 0; i < np; i++, at++) {
-		bool key = pattern_key(&p[i], &k);
-
-		if (key && m->first == n)
-			m->first = at;
+	for (i = 0; i < f->nr; i++)
+		if (is_multi(&p[i]))
+			multi = i;
+	if (!f->nr || (multi == f->nr ? n != f->nr : n < f->nr))
+		return false;
+	for (i = 0, at = 0; i < f->nr; i++, at++) {
 		if (i == multi) {
-			struct comp v = { name[at].s, 0 };
-			size_t last = at + n - np;
+			size_t last = at + n - f->nr;
+			const char *s = name[at].s;
+			struct key k;
 
-			v.n = name[last].s + name[last].n - v.s;
 			for (; at < last; at++)
 				if (!name[at].n)
 					return false;
-			if (!name[at].n || m->nr == TPSTAT_LABELS_MAX)
+			parse_key(p[i].s, &k);
+			if (!name[last].n ||
+			    !add_key(m, &k, s, name[last].s + name[last].n - s,
+				     probes, set))
 				return false;
-			m->key[m->nr] = k;
-			m->value[m->nr++] = v;
 		} else if (!match_comp(&p[i], &name[at], m, probes, set)) {
 			return false;
 		}
-		if (key)
+		if (memchr(p[i].s, '{', p[i].n))
 			m->after = at + 1;
 	}
 	return true;
+}
+
+/*
+ * Matches @name against @fs: first the forms every line of the set fits,
+ * then the rest, each in order. Returns the form that matched, or NULL.
+ */
+static const struct form *match_forms(const struct forms *fs,
+				      const struct comp *name, size_t n,
+				      struct match *m,
+				      const struct tpstat_probes *probes,
+				      const char *set)
+{
+	unsigned int pass, i;
+
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < fs->nr; i++)
+			if ((fs->fits >> i & 1) == !pass &&
+			    match_form(&fs->f[i], name, n, m, probes, set))
+				return &fs->f[i];
+	return NULL;
 }
 
 static const char *const tpstat_hist_parts[] = {
@@ -520,44 +759,70 @@ static char *join(const struct comp *c, size_t from, size_t to)
 	return tpstat_strndup(c[from].s, c[to - 1].s + c[to - 1].n - c[from].s);
 }
 
+/*
+ * The table a keyed line is a row of: the pattern's words before its
+ * first key or optional part ("dev" of "dev.{device+}[...]"), or the set's
+ * name when there are none, then every key the pattern has.
+ */
+static char *table_of(const struct tpstat_meaning *m, const char *stat,
+		      const char *set)
+{
+	size_t len = strcspn(stat, "{[");
+	struct tpstat_buf b = { 0 };
+	unsigned int i;
+
+	/* The component a key is part of ("cpu{cpu}") is not a word. */
+	if (stat[len] == '{')
+		while (len && stat[len - 1] != '.')
+			len--;
+	while (len && stat[len - 1] == '.')
+		len--;
+	if (len)
+		tpstat_buf_add(&b, stat, len);
+	else
+		tpstat_buf_add(&b, set, strlen(set));
+	tpstat_buf_add(&b, " by", 3);
+	for (i = 0; i < m->nr_labels; i++)
+		tpstat_buf_printf(&b, " %s", m->labels[i].name);
+	return b.s;
+}
+
 /* The labels of a match, and where watch shows the line. */
 static void describe_match(struct tpstat_meaning *m,
 			   const struct tpstat_pattern *pat,
 			   const struct match *mt, const struct comp *name,
 			   size_t n, const char *set)
 {
-	struct tpstat_buf table = { 0 }, row = { 0 };
-	unsigned int i;
+	struct tpstat_buf row = { 0 };
+	const char *s = pat->stat;
+	unsigned int i, j;
 
 	m->metric = tpstat_strdup(pat->metric);
 	m->help = pat->help;
 	m->kind = pat->kind;
 	m->unit = pat->unit;
-	m->nr_labels = mt->nr;
-	for (i = 0; i < mt->nr; i++) {
-		m->labels[i].name = tpstat_strndup(mt->key[i].label,
-						   mt->key[i].label_len);
-		m->labels[i].value = tpstat_strndup(mt->value[i].s,
-						    mt->value[i].n);
-		if (strcmp(m->labels[i].name, "tracepoint"))
+	/* Every key of the pattern, each with the value the name gave it. */
+	while ((s = strchr(s, '{')) && m->nr_labels < TPSTAT_LABELS_MAX) {
+		struct tpstat_label *l = &m->labels[m->nr_labels++];
+		struct key k;
+
+		s = parse_key(s, &k);
+		l->name = tpstat_strndup(k.label, k.label_len);
+		for (j = 0; j < mt->nr; j++)
+			if (mt->key[j].label_len == k.label_len &&
+			    !memcmp(mt->key[j].label, k.label, k.label_len))
+				l->value = tpstat_strndup(mt->value[j].s,
+							  mt->value[j].n);
+		if (strcmp(l->name, "tracepoint"))
 			m->keyed = true;
 	}
 	if (!m->keyed)
 		return;
-	/* A table per prefix and set of keys: "hardirq by irq handler cpu". */
-	if (mt->first)
-		tpstat_buf_add(&table, name[0].s,
-			       name[mt->first - 1].s + name[mt->first - 1].n -
-			       name[0].s);
-	else
-		tpstat_buf_add(&table, set, strlen(set));
-	tpstat_buf_add(&table, " by", 3);
-	for (i = 0; i < mt->nr; i++) {
-		tpstat_buf_printf(&table, " %s", m->labels[i].name);
-		tpstat_buf_printf(&row, "%s%s", i ? " " : "",
-				  m->labels[i].value);
-	}
-	m->table = table.s;
+	m->table = table_of(m, pat->stat, set);
+	tpstat_buf_add(&row, "", 0);
+	for (i = 0; i < m->nr_labels; i++)
+		tpstat_buf_printf(&row, "%s%s", i ? "\n" : "",
+				  m->labels[i].value ? m->labels[i].value : "");
 	m->row = row.s;
 	m->column = mt->after < n ? join(name, mt->after, n) :
 				    tpstat_strdup(pat->metric);
@@ -566,6 +831,7 @@ static void describe_match(struct tpstat_meaning *m,
 /* A histogram's part: its prefix is matched against the patterns. */
 static bool describe_hist(struct tpstat_meaning *m, const char *name,
 			  char **sorted, size_t nr_sorted,
+			  const struct forms *forms,
 			  const struct tpstat_probes *probes, const char *set)
 {
 	const char *dot = strrchr(name, '.');
@@ -593,8 +859,8 @@ static bool describe_hist(struct tpstat_meaning *m, const char *name,
 	for (i = 0; n && i < ARRAY_SIZE(tpstat_patterns); i++) {
 		const struct tpstat_pattern *pat = &tpstat_patterns[i];
 
-		if (pat->kind != TPSTAT_HIST || (pat->set && strcmp(pat->set, set)) ||
-		    !match_pattern(pat, c, n, &mt, probes, set))
+		if (pat->kind != TPSTAT_HIST || !forms[i].nr ||
+		    !match_forms(&forms[i], c, n, &mt, probes, set))
 			continue;
 		describe_match(m, pat, &mt, c, n, set);
 		if (m->keyed) {
@@ -614,20 +880,21 @@ static bool describe_hist(struct tpstat_meaning *m, const char *name,
 
 static void describe_line(struct tpstat_meaning *m, const char *name,
 			  char **sorted, size_t nr_sorted,
+			  const struct forms *forms,
 			  const struct tpstat_probes *probes, const char *set)
 {
 	struct comp c[TPSTAT_COMPS_MAX];
 	struct match mt;
 	size_t i, n;
 
-	if (describe_hist(m, name, sorted, nr_sorted, probes, set))
+	if (describe_hist(m, name, sorted, nr_sorted, forms, probes, set))
 		return;
 	n = split(name, strlen(name), c);
 	for (i = 0; n && i < ARRAY_SIZE(tpstat_patterns); i++) {
 		const struct tpstat_pattern *pat = &tpstat_patterns[i];
 
-		if (pat->kind == TPSTAT_HIST || (pat->set && strcmp(pat->set, set)) ||
-		    !match_pattern(pat, c, n, &mt, probes, set))
+		if (pat->kind == TPSTAT_HIST || !forms[i].nr ||
+		    !match_forms(&forms[i], c, n, &mt, probes, set))
 			continue;
 		describe_match(m, pat, &mt, c, n, set);
 		return;
@@ -636,10 +903,65 @@ static void describe_line(struct tpstat_meaning *m, const char *name,
 	m->kind = TPSTAT_UNTYPED;
 }
 
+/*
+ * The sets whose lines of one pattern all have the same optional parts:
+ * an entry of the stack set counts each of its rows by the same keys.
+ */
+static const char *const tpstat_same_keys[] = {
+	"stack/",
+};
+
+static bool same_keys(const struct tpstat_pattern *pat)
+{
+	size_t i;
+
+	for (i = 0; pat->set && pat->kind != TPSTAT_HIST &&
+	     i < ARRAY_SIZE(tpstat_same_keys); i++)
+		if (!strcmp(pat->set, tpstat_same_keys[i]))
+			return true;
+	return false;
+}
+
+/*
+ * The forms of the patterns that apply to @stats' set, and of those whose
+ * lines have the same keys, which forms every line they match fits.
+ */
+static struct forms *set_forms(const struct tpstat_stats *stats,
+			       const struct tpstat_probes *probes)
+{
+	struct forms *forms = tpstat_alloc(ARRAY_SIZE(tpstat_patterns) *
+					   sizeof(*forms));
+	struct comp c[TPSTAT_COMPS_MAX];
+	struct match mt;
+	size_t i, l, n;
+	unsigned int f;
+
+	for (i = 0; i < ARRAY_SIZE(tpstat_patterns); i++)
+		if (applies(&tpstat_patterns[i], stats->set))
+			build_forms(tpstat_patterns[i].stat, &forms[i]);
+	for (l = 0; l < stats->nr; l++) {
+		n = split(stats->lines[l].name, strlen(stats->lines[l].name), c);
+		for (i = 0; n && i < ARRAY_SIZE(tpstat_patterns); i++) {
+			unsigned long long fit = 0;
+
+			if (forms[i].nr < 2 || !same_keys(&tpstat_patterns[i]))
+				continue;
+			for (f = 0; f < forms[i].nr; f++)
+				if (match_form(&forms[i].f[f], c, n, &mt, probes,
+					       stats->set))
+					fit |= 1ULL << f;
+			if (fit)
+				forms[i].fits &= fit;
+		}
+	}
+	return forms;
+}
+
 void tpstat_describe(const struct tpstat_stats *stats,
 		     const struct tpstat_probes *probes, struct tpstat_meaning *m)
 {
 	char **sorted = tpstat_alloc((stats->nr + 1) * sizeof(*sorted));
+	struct forms *forms = set_forms(stats, probes);
 	size_t l;
 
 	for (l = 0; l < stats->nr; l++)
@@ -651,7 +973,8 @@ void tpstat_describe(const struct tpstat_stats *stats,
 		const char *dot;
 
 		memset(&m[l], 0, sizeof(m[l]));
-		describe_line(&m[l], name, sorted, stats->nr, probes, stats->set);
+		describe_line(&m[l], name, sorted, stats->nr, forms, probes,
+			      stats->set);
 		if (m[l].keyed)
 			continue;
 		/* Columns are grouped by what comes before the last dot. */
@@ -659,7 +982,30 @@ void tpstat_describe(const struct tpstat_stats *stats,
 		m[l].group = dot ? tpstat_strndup(name, dot - name) : tpstat_strdup("");
 		m[l].column = tpstat_strdup(dot ? dot + 1 : name);
 	}
+	free_forms(forms, ARRAY_SIZE(tpstat_patterns));
 	free(sorted);
+}
+
+/* tpstat_stack.ko's entries are sets named by the tracepoint they count. */
+static const struct {
+	const char *set, *label;
+} tpstat_nested[] = {
+	{ "stack", "tracepoint" },
+};
+
+const char *tpstat_nested_label(const char *set, size_t *top_len)
+{
+	const char *slash = strchr(set, '/');
+	size_t i;
+
+	if (!slash)
+		return NULL;
+	*top_len = slash - set;
+	for (i = 0; i < ARRAY_SIZE(tpstat_nested); i++)
+		if (strlen(tpstat_nested[i].set) == *top_len &&
+		    !strncmp(tpstat_nested[i].set, set, *top_len))
+			return tpstat_nested[i].label;
+	return "set";
 }
 
 void tpstat_free_meanings(struct tpstat_meaning *m, size_t nr)

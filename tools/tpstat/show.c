@@ -17,7 +17,8 @@ static const char tpstat_show_usage[] =
 	"Prints FILE of SET as cat would. Without FILE, every read-only file\n"
 	"of the set's own (its tables and histograms, each starting with its\n"
 	"name and the time since the reset), or its stats if it has none.\n"
-	"tpstat list names the sets and their files.\n";
+	"A set inside another is named by its path: tpstat show stack/kmalloc\n"
+	"stacks. tpstat list names the sets and their files.\n";
 
 static bool show_one(const char *set, const char *file, bool title)
 {

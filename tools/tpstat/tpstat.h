@@ -70,10 +70,17 @@ int tpstat_check_root(void);
 int tpstat_read(const char *rel, char **text, size_t *len);
 void tpstat_file_error(const char *rel, int err);
 
-/* The loaded sets' names, sorted; 0 or -1 after saying why. */
+/*
+ * The loaded sets' names, sorted, each followed by the sets inside it: a
+ * directory under a set's that has a stats file of its own is a set too,
+ * named by its path ("stack/kmalloc"). 0, or -1 after saying why.
+ */
 int tpstat_set_names(char ***names, size_t *nr);
 void tpstat_free_names(char **names, size_t nr);
+/* @set, a name or a path, is a loaded set. */
 bool tpstat_set_exists(const char *set);
+/* @set is @name, or a set inside it. */
+bool tpstat_set_within(const char *set, const char *name);
 
 /* The files of a set's directory, sorted, each with its mode. */
 struct tpstat_file {
@@ -154,7 +161,7 @@ enum tpstat_hist_part {
 	TPSTAT_HIST_BUCKET,
 };
 
-#define TPSTAT_LABELS_MAX	4
+#define TPSTAT_LABELS_MAX	8
 
 struct tpstat_label {
 	char *name;
@@ -168,7 +175,11 @@ struct tpstat_meaning {
 	const char *help;
 	enum tpstat_kind kind;
 	enum tpstat_unit unit;
-	/* The keys the name holds, as labels. */
+	/*
+	 * The keys of the line's kind, as labels, in the pattern's order; the
+	 * value of one the line's name does not hold (an optional part of its
+	 * pattern) is NULL.
+	 */
 	struct tpstat_label labels[TPSTAT_LABELS_MAX];
 	unsigned int nr_labels;
 	/* Keys other than the tracepoint: the line is a row of a table. */
@@ -179,10 +190,19 @@ struct tpstat_meaning {
 	unsigned long long bucket_low, bucket_high;
 	/*
 	 * For watch: the table a keyed line is a row of ("site by site"),
-	 * its row and its column; else the column's group and name.
+	 * its row (the values of its labels, one per line, empty for one it
+	 * does not hold) and its column; else the column's group and name.
 	 */
 	char *table, *row, *column, *group;
 };
+
+/*
+ * A set inside another is exported with the metrics of the outermost
+ * ("tpstat_stack_..."), the rest of its path as a label: the name of that
+ * label, or NULL for a set that is not inside another. @top_len gets the
+ * length of the outermost set's name.
+ */
+const char *tpstat_nested_label(const char *set, size_t *top_len);
 
 /*
  * Reads the meaning of every line of @stats into @m (an array of

@@ -21,7 +21,8 @@ static const char tpstat_watch_usage[] =
 	"last dot, and the header comes again every screenful. Under each line,\n"
 	"each keyed table (call sites, commands, IRQs, CPUs ...) shows its\n"
 	"busiest keys by the rate of its first column. Gauges and histogram\n"
-	"buckets are left out: tpstat show SET has them.\n"
+	"buckets are left out: tpstat show SET has them. A set inside another\n"
+	"is named by its path (stack/kmalloc).\n"
 	"\n"
 	"  -i, --interval SECONDS  time between lines (default 1; 0.01 at least)\n"
 	"  -n, --count COUNT       stop after COUNT lines (default: never)\n"
@@ -128,9 +129,10 @@ static char *column_key(const struct tpstat_sample *s)
 	return b.s;
 }
 
-/* A keyed table's row: its key and a rate per column. */
+/* A keyed table's row: its key, a line of it, and a rate per column. */
 struct row {
 	const char *key;
+	const struct tpstat_meaning *m;
 	struct tpstat_rate *rates;
 	double order;
 	bool busy;
@@ -177,6 +179,7 @@ static void table_add(struct table *t, const struct tpstat_meaning *m,
 		t->rows = tpstat_realloc(t->rows, (k + 1) * sizeof(*t->rows));
 		memset(&t->rows[k], 0, sizeof(t->rows[k]));
 		t->rows[k].key = m->row;
+		t->rows[k].m = m;
 		t->rows[k].rates = tpstat_alloc(t->nr_cols * sizeof(*r));
 		t->nr_rows++;
 	}
@@ -194,27 +197,46 @@ static int col_width(const char *col)
 	return n > 9 ? n : 9;
 }
 
-/* The busiest @top rows of @t that moved; returns how many. */
+/*
+ * The busiest @top rows of @t that moved; returns how many. A row shows
+ * the values of its keys, "-" for one it lacks (an optional part of its
+ * name); keys none of the rows shown has are left out.
+ */
 static size_t table_print(struct table *t, unsigned int top)
 {
+	bool used[TPSTAT_LABELS_MAX] = { false };
 	size_t i, j, busy = 0, shown = 0;
 	unsigned int l;
 	char buf[32];
 
 	qsort(t->rows, t->nr_rows, sizeof(*t->rows), cmp_row);
-	for (i = 0; i < t->nr_rows; i++)
-		busy += t->rows[i].busy;
+	for (i = 0; i < t->nr_rows; i++) {
+		if (!t->rows[i].busy)
+			continue;
+		for (l = 0; busy < top && l < t->rows[i].m->nr_labels; l++)
+			used[l] |= !!t->rows[i].m->labels[l].value;
+		busy++;
+	}
 	if (!busy)
 		return 0;
-	printf("  %s: the busiest %zu of %zu keys\n  ", t->first->table,
-	       busy < top ? busy : top, t->nr_rows);
+	/* "row by comm": the table's name, with the keys shown. */
+	printf("  %.*s by", (int)strcspn(t->first->table, " "), t->first->table);
+	for (l = 0; l < t->first->nr_labels; l++)
+		if (used[l])
+			printf(" %s", t->first->labels[l].name);
+	printf(": the busiest %zu of %zu keys\n  ", busy < top ? busy : top,
+	       t->nr_rows);
 	for (j = 0; j < t->nr_cols; j++)
 		printf(" %*s", col_width(t->cols[j]), t->cols[j]);
 	printf(" ");
 	for (l = 0; l < t->first->nr_labels; l++)
-		printf(" %s", t->first->labels[l].name);
+		if (used[l])
+			printf(" %s", t->first->labels[l].name);
 	printf("\n");
 	for (i = 0; i < t->nr_rows && shown < top; i++) {
+		const struct tpstat_meaning *m = t->rows[i].m;
+		const char *sep = "  ";
+
 		if (!t->rows[i].busy)
 			continue;
 		printf("  ");
@@ -222,7 +244,13 @@ static size_t table_print(struct table *t, unsigned int top)
 			format_rate(buf, sizeof(buf), &t->rows[i].rates[j]);
 			printf(" %*s", col_width(t->cols[j]), buf);
 		}
-		printf("  %s\n", t->rows[i].key);
+		for (l = 0; l < m->nr_labels; l++) {
+			if (!used[l])
+				continue;
+			printf("%s%s", sep, m->labels[l].value ? m->labels[l].value : "-");
+			sep = " ";
+		}
+		printf("\n");
 		shown++;
 	}
 	return shown;
@@ -271,6 +299,9 @@ static void print_interval(struct watch *w, const struct tpstat_sample *prev,
 
 	down = tpstat_rates(prev, cur, r, &dt, &reset, &down_names);
 	layout(cur, widths, &top, &names);
+	/* The columns of no group leave blanks at the end of the first line. */
+	while (top.len && top.s[top.len - 1] == ' ')
+		top.s[--top.len] = '\0';
 	columns = column_key(cur);
 	if (!w->columns || strcmp(columns, w->columns) || w->lines >= w->height) {
 		if (names.s)
