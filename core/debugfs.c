@@ -128,23 +128,22 @@ static int tpstat_file_open(struct inode *inode, struct file *file)
 
 /*
  * One line per write(), whole: a rejected write changes nothing, and there is
- * no partial state to keep between writes. A newline may only end it.
+ * no partial state to keep between writes. A newline may only end it. The
+ * checks before a write's bytes are copied:
  */
-static ssize_t tpstat_file_write(struct file *file, const char __user *ubuf,
-				 size_t count, loff_t *ppos)
+static int tpstat_write_allowed(const struct tpstat_binding *b, size_t len)
 {
-	struct seq_file *m = file->private_data;
-	const struct tpstat_binding *b = m->private;
-	char line[TPSTAT_WRITE_MAX + 1];
-	size_t len = count;
-	int err;
-
 	if (!b->file->write)
 		return -EACCES;
 	if (!len || len > TPSTAT_WRITE_MAX)
 		return -EINVAL;
-	if (copy_from_user(line, ubuf, len))
-		return -EFAULT;
+	return 0;
+}
+
+/* And those after: @line holds the @len bytes, with room for a NUL. */
+static int tpstat_write_line(const struct tpstat_binding *b, char *line,
+			     size_t len)
+{
 	line[len] = '\0';
 	if (strlen(line) != len)
 		return -EINVAL;
@@ -152,8 +151,23 @@ static ssize_t tpstat_file_write(struct file *file, const char __user *ubuf,
 		line[--len] = '\0';
 	if ((!len && !b->file->takes_empty) || memchr(line, '\n', len))
 		return -EINVAL;
+	return b->file->write(b->set, b->file, line);
+}
 
-	err = b->file->write(b->set, b->file, line);
+static ssize_t tpstat_file_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	struct seq_file *m = file->private_data;
+	const struct tpstat_binding *b = m->private;
+	char line[TPSTAT_WRITE_MAX + 1];
+	int err;
+
+	err = tpstat_write_allowed(b, count);
+	if (err)
+		return err;
+	if (copy_from_user(line, ubuf, count))
+		return -EFAULT;
+	err = tpstat_write_line(b, line, count);
 	return err ? err : count;
 }
 
