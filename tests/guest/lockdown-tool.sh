@@ -23,11 +23,11 @@ check "debugfs refuses the enable file, even to read it" \
 	sh -c "! cat $TP/test/enable 2>/dev/null"
 
 out=$($TOOL show test enable 2>&1)
-is "show SET enable: one line saying lockdown refused it, exit 1" "$? $out" \
-	"1 tpstat: $TP/test/enable: refused by kernel lockdown (integrity): debugfs opens no file with a write bit, even to read it; read-only files (stats, probes, the sets' tables) still work"
+is "show SET enable: one line saying lockdown refused it and what to use, exit 1" "$? $out" \
+	"1 tpstat: $TP/test/enable: refused by kernel lockdown (integrity): debugfs opens no file with a write bit, even to read it; read-only files (stats, probes, the sets' tables) still work, and writes go to /sys/kernel/tpstat/control as 'test/enable LINE'"
 out=$(unshare -m sh -c "umount /sys/kernel/security && $TOOL show test enable" 2>&1)
 is "show SET enable, securityfs unmounted: one line saying lockdown may be why, exit 1" "$? $out" \
-	"1 tpstat: $TP/test/enable: Operation not permitted: under kernel lockdown debugfs refuses files with a write bit (securityfs on /sys/kernel/security would say which mode)"
+	"1 tpstat: $TP/test/enable: Operation not permitted: under kernel lockdown debugfs refuses files with a write bit (securityfs on /sys/kernel/security would say which mode); writes go to /sys/kernel/tpstat/control as 'test/enable LINE'"
 out=$($TOOL list 2>&1)
 is "list works, from read-only files" "$? $(echo "$out" | awk '$1 == "test" { print $1, $2 }')" \
 	"0 test enabled"

@@ -18,6 +18,8 @@
 
 #define DEBUGFS_MAGIC	0x64626720
 #define LOCKDOWN	"/sys/kernel/security/lockdown"
+/* Where lockdown lets a write to a set's file in. */
+#define CONTROL		"/sys/kernel/tpstat/control"
 
 const char *tpstat_debugfs(void)
 {
@@ -138,11 +140,11 @@ void tpstat_file_error(const char *rel, int err)
 	if (err == -EACCES) {
 		tpstat_not_root(path);
 	} else if (mode && strcmp(mode, "none") && strcmp(mode, "?")) {
-		tpstat_err("%s: refused by kernel lockdown (%s): debugfs opens no file with a write bit, even to read it; read-only files (stats, probes, the sets' tables) still work",
-			   path, mode);
+		tpstat_err("%s: refused by kernel lockdown (%s): debugfs opens no file with a write bit, even to read it; read-only files (stats, probes, the sets' tables) still work, and writes go to %s as '%s LINE'",
+			   path, mode, CONTROL, rel);
 	} else if (mode && !strcmp(mode, "?")) {
-		tpstat_err("%s: %s: under kernel lockdown debugfs refuses files with a write bit (securityfs on /sys/kernel/security would say which mode)",
-			   path, strerror(-err));
+		tpstat_err("%s: %s: under kernel lockdown debugfs refuses files with a write bit (securityfs on /sys/kernel/security would say which mode); writes go to %s as '%s LINE'",
+			   path, strerror(-err), CONTROL, rel);
 	} else {
 		tpstat_err("%s: %s", path, strerror(-err));
 	}
