@@ -12,7 +12,8 @@
 # A Debian kernel refuses unsigned modules under lockdown: the modules load
 # first, then this file raises lockdown, which nothing lowers, so make
 # check boots it alone (vm_lockdown); each error is then checked against
-# the file's own, before lockdown.
+# the file's own, before lockdown. The debug kernel boots with
+# lockdown=integrity and loads the modules signed (lockdown-signed.sh).
 
 TOOL=/payload/bin/tpstat
 LOCKDOWN=/sys/kernel/security/lockdown
