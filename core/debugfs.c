@@ -11,6 +11,7 @@
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
+#include <linux/wait_bit.h>
 
 #include "internal.h"
 
@@ -128,23 +129,22 @@ static int tpstat_file_open(struct inode *inode, struct file *file)
 
 /*
  * One line per write(), whole: a rejected write changes nothing, and there is
- * no partial state to keep between writes. A newline may only end it.
+ * no partial state to keep between writes. A newline may only end it. The
+ * checks before a write's bytes are copied, whichever way they came in:
  */
-static ssize_t tpstat_file_write(struct file *file, const char __user *ubuf,
-				 size_t count, loff_t *ppos)
+static int tpstat_write_allowed(const struct tpstat_binding *b, size_t len)
 {
-	struct seq_file *m = file->private_data;
-	const struct tpstat_binding *b = m->private;
-	char line[TPSTAT_WRITE_MAX + 1];
-	size_t len = count;
-	int err;
-
 	if (!b->file->write)
 		return -EACCES;
 	if (!len || len > TPSTAT_WRITE_MAX)
 		return -EINVAL;
-	if (copy_from_user(line, ubuf, len))
-		return -EFAULT;
+	return 0;
+}
+
+/* And those after: @line holds the @len bytes, with room for a NUL. */
+static int tpstat_write_line(const struct tpstat_binding *b, char *line,
+			     size_t len)
+{
 	line[len] = '\0';
 	if (strlen(line) != len)
 		return -EINVAL;
@@ -152,9 +152,89 @@ static ssize_t tpstat_file_write(struct file *file, const char __user *ubuf,
 		line[--len] = '\0';
 	if ((!len && !b->file->takes_empty) || memchr(line, '\n', len))
 		return -EINVAL;
+	return b->file->write(b->set, b->file, line);
+}
 
-	err = b->file->write(b->set, b->file, line);
+static ssize_t tpstat_file_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	struct seq_file *m = file->private_data;
+	const struct tpstat_binding *b = m->private;
+	char line[TPSTAT_WRITE_MAX + 1];
+	int err;
+
+	err = tpstat_write_allowed(b, count);
+	if (err)
+		return err;
+	if (copy_from_user(line, ubuf, count))
+		return -EFAULT;
+	err = tpstat_write_line(b, line, count);
 	return err ? err : count;
+}
+
+/*
+ * The file at @path, @path_len bytes ("count/filter", "count/mine/scope"),
+ * if its set's files are up; tpstat_mutex held.
+ */
+static struct tpstat_binding *tpstat_binding_find(const char *path,
+						  size_t path_len)
+{
+	struct tpstat_set *set;
+	size_t dir_len, name_len;
+	unsigned int i, n;
+
+	lockdep_assert_held(&tpstat_mutex);
+
+	list_for_each_entry(set, &tpstat_sets, node) {
+		dir_len = strlen(set->path);
+		if (!set->files_up || path_len <= dir_len + 1 ||
+		    path[dir_len] != '/' || memcmp(path, set->path, dir_len))
+			continue;
+		name_len = path_len - dir_len - 1;
+		n = ARRAY_SIZE(tpstat_set_files) + set->nr_files;
+		for (i = 0; i < n; i++) {
+			const char *name = set->bindings[i].file->name;
+
+			if (strlen(name) == name_len &&
+			    !memcmp(path + dir_len + 1, name, name_len))
+				return &set->bindings[i];
+		}
+	}
+	return NULL;
+}
+
+int tpstat_debugfs_write_path(const char *path, size_t path_len,
+			      const char *buf, size_t len)
+{
+	char line[TPSTAT_WRITE_MAX + 1];
+	struct tpstat_binding *b;
+	struct tpstat_set *set;
+	int err;
+
+	/*
+	 * Counted in its set while found, under the mutex that guards
+	 * files_up: the set's unregister, having cleared files_up, waits
+	 * for the count to fall to 0 before it removes the files and frees
+	 * what they show.
+	 */
+	mutex_lock(&tpstat_mutex);
+	b = tpstat_binding_find(path, path_len);
+	if (b)
+		atomic_inc(&b->set->control_writers);
+	mutex_unlock(&tpstat_mutex);
+	if (!b)
+		return -ENOENT;
+
+	set = b->set;
+	err = tpstat_write_allowed(b, len);
+	if (!err) {
+		memcpy(line, buf, len);
+		err = tpstat_write_line(b, line, len);
+	}
+	/* The set may be freed as soon as the count reaches 0. */
+	if (atomic_dec_and_test(&set->control_writers))
+		wake_up_var(&set->control_writers);
+	return err;
 }
 
 static const struct file_operations tpstat_file_fops = {

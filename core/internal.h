@@ -3,17 +3,31 @@
  * What the parts of tpstat.ko share with each other and with nobody else.
  *
  * Locking order, outermost first:
+ *   a write to a set's file       (waited for as a lock is: debugfs's
+ *                                  removal of the file waits for a write
+ *                                  made through debugfs, the set's
+ *                                  unregister for one made through the
+ *                                  control file, by its control_writers)
+ *   a set module's own lock       (tpstat_count's instances, tpstat_stack's
+ *                                  entries: held while registering and
+ *                                  unregistering the sets under its own)
  *   set->lock                     (ours, one per set: its data, its resets,
  *                                  its readers, changes to its probe list;
  *                                  the only lock held across a grace period)
  *   tracepoint_module_list_mutex  (kernel; held around our module notifier)
- *   tpstat_mutex                  (ours: sets, probes, modules with tracepoints)
+ *   tpstat_mutex                  (ours: sets and which of their files are
+ *                                  up, probes, modules with tracepoints)
  *   tracepoints_mutex             (kernel; taken by tracepoint_probe_register)
  *   cpu_hotplug_lock              (kernel; read side, under tracepoints_mutex
  *                                  for static keys, and under set->lock by
- *                                  readers printing CPU columns)
- * debugfs removal waits for readers and writers that may hold either of
- * ours, so files are never removed with one held. Probes take no lock.
+ *                                  every reader of a set's file)
+ *   a set module's list spinlock  (tpstat_count's instances, tpstat_stack's
+ *                                  entries, for the files that list them)
+ * A set's files are removed, and its control writers waited for, with no
+ * lock held that a write to them may take; a control write is counted
+ * under tpstat_mutex, which never waits for one. The control file's own
+ * removal waits for the writes through it: only the core's unload, with
+ * no set left, removes it. Probes take no lock.
  */
 #ifndef _TPSTAT_CORE_INTERNAL_H
 #define _TPSTAT_CORE_INTERNAL_H
@@ -158,5 +172,16 @@ int tpstat_debugfs_init(void);
 void tpstat_debugfs_exit(void);
 int tpstat_debugfs_add_set(struct tpstat_set *set);
 void tpstat_debugfs_remove_set(struct tpstat_set *set);
+/*
+ * Writes the @len bytes at @buf to the file at @path (@path_len bytes,
+ * "set/file") as a write to it through debugfs would: 0 or its errno,
+ * -ENOENT if no set has that file.
+ */
+int tpstat_debugfs_write_path(const char *path, size_t path_len,
+			      const char *buf, size_t len);
+
+/* control.c */
+int tpstat_control_init(void);
+void tpstat_control_exit(void);
 
 #endif /* _TPSTAT_CORE_INTERNAL_H */

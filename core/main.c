@@ -20,13 +20,24 @@ static int __init tpstat_init(void)
 		return err;
 	err = tpstat_attach_init();
 	if (err)
-		tpstat_debugfs_exit();
+		goto debugfs_exit;
+	/* Last: a write through it finds the core whole. */
+	err = tpstat_control_init();
+	if (err)
+		goto attach_exit;
+	return 0;
+
+attach_exit:
+	tpstat_attach_exit();
+debugfs_exit:
+	tpstat_debugfs_exit();
 	return err;
 }
 
 /* Every probe set holds a reference on us, so none is left here. */
 static void __exit tpstat_exit(void)
 {
+	tpstat_control_exit();
 	tpstat_attach_exit();
 	tpstat_debugfs_exit();
 }

@@ -7,6 +7,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
+#include <linux/wait_bit.h>
 
 #include "internal.h"
 
@@ -214,6 +215,8 @@ int __tpstat_set_register(struct tpstat_set *set, struct module *owner)
 	mutex_init(&set->lock);
 	set->live_gen = 0;
 	set->nr_children = 0;
+	set->files_up = false;
+	atomic_set(&set->control_writers, 0);
 	set->owner = owner;
 	set->path = set->parent ?
 		kasprintf(GFP_KERNEL, "%s/%s", set->parent->path, set->name) :
@@ -269,9 +272,14 @@ int __tpstat_set_register(struct tpstat_set *set, struct module *owner)
 	mutex_unlock(&tpstat_mutex);
 
 	err = tpstat_debugfs_add_set(set);
-	if (err)
+	if (err) {
 		tpstat_set_unregister(set);
-	return err;
+		return err;
+	}
+	mutex_lock(&tpstat_mutex);
+	set->files_up = true;
+	mutex_unlock(&tpstat_mutex);
+	return 0;
 
 free_probes:
 	tpstat_set_free(set);
@@ -283,6 +291,15 @@ void tpstat_set_unregister(struct tpstat_set *set)
 {
 	/* Its directory goes, with whatever a child left in it. */
 	WARN_ON_ONCE(set->nr_children);
+	/*
+	 * The control file finds its files no more; the writes it let in
+	 * leave, as debugfs's own writers do before its removal returns.
+	 */
+	mutex_lock(&tpstat_mutex);
+	set->files_up = false;
+	mutex_unlock(&tpstat_mutex);
+	wait_var_event(&set->control_writers,
+		       !atomic_read(&set->control_writers));
 	tpstat_debugfs_remove_set(set);
 
 	mutex_lock(&tpstat_mutex);

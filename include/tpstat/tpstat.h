@@ -158,8 +158,10 @@ static inline void *tpstat_probe_priv(void *data)
  *        lock: it may take no lock that is held while a set registers or
  *        unregisters (a spinlock of its own is fine)
  * @write: optional; takes one line with its newline stripped, and this
- *         file (for its @priv), runs without any lock (it may add and
- *         remove probes) and returns 0 or a negative errno
+ *         file (for its @priv), runs without any lock of tpstat's (it may
+ *         add and remove probes) and returns 0 or a negative errno, which
+ *         the write gets: a write to the file, or the same line through
+ *         /sys/kernel/tpstat/control, which kernel lockdown allows
  * @priv: the author's, for @show to find with tpstat_file_priv()
  * @no_header: for files scripts read as they are, such as enable
  * @takes_empty: @write takes an empty line too; it is refused otherwise
@@ -234,6 +236,10 @@ void *tpstat_file_priv(struct seq_file *m);
  * @owner: private: the module that registered the set
  * @path: private: the set's directory under tpstat/, "parent/name"
  * @nr_children: private: sets registered with this one as @parent
+ * @files_up: private: its files are all made and none removed yet, so
+ *            the control file may write them (guarded by the core's mutex)
+ * @control_writers: private: writes to its files through the control file
+ *                   in flight, which its unregister waits for
  */
 struct tpstat_set {
 	const char *name;
@@ -260,6 +266,8 @@ struct tpstat_set {
 	struct module *owner;
 	char *path;
 	unsigned int nr_children;
+	bool files_up;
+	atomic_t control_writers;
 };
 
 /**

@@ -9,6 +9,12 @@
  * FIRST+N-1, on the writer's CPU; with "irq", in hard IRQ context, from an
  * irq_work on that CPU.
  *
+ *   echo N > /sys/module/tpstat_test_tp/parameters/fire
+ *
+ * fires it N times with the values 0 to N-1, as the file does, where
+ * kernel lockdown lets a writer in: it opens no debugfs file with a write
+ * bit.
+ *
  *   echo 'start FIRST N' > /sys/kernel/debug/tpstat_test/pair
  *   echo 'end FIRST N' > /sys/kernel/debug/tpstat_test/pair
  *
@@ -36,6 +42,7 @@
 #include <linux/irq_work.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -138,6 +145,33 @@ static const struct file_operations tpstat_test_fire_fops = {
 	.owner = THIS_MODULE,
 	.write = tpstat_test_fire_write,
 };
+
+/* The fire file's "N", for kernel lockdown: no FIRST, no "irq". */
+static int tpstat_test_fire_param_set(const char *val,
+				      const struct kernel_param *kp)
+{
+	u64 n;
+	int err;
+
+	err = kstrtou64(val, 10, &n);
+	if (err)
+		return err;
+	if (n > TPSTAT_TEST_FIRE_MAX)
+		return -EINVAL;
+	mutex_lock(&request_lock);
+	request_first = 0;
+	request_n = n;
+	tpstat_test_fire_values();
+	mutex_unlock(&request_lock);
+	return 0;
+}
+
+static const struct kernel_param_ops tpstat_test_fire_param_ops = {
+	.set = tpstat_test_fire_param_set,
+};
+
+module_param_cb(fire, &tpstat_test_fire_param_ops, NULL, 0200);
+MODULE_PARM_DESC(fire, "fires tpstat_test_fire N times, as the fire file does");
 
 static ssize_t tpstat_test_pair_write(struct file *file, const char __user *ubuf,
 				      size_t count, loff_t *ppos)

@@ -133,11 +133,19 @@ int tpstat_write(const char *rel, const char *line)
 	ssize_t n;
 	int fd, err = 0;
 
-	fd = tpstat_open(rel, O_WRONLY);
-	if (fd < 0)
-		return fd;
 	/* One line, in one write, as the files want it. */
-	tpstat_buf_printf(&b, "%s\n", line);
+	fd = tpstat_open(rel, O_WRONLY);
+	if (fd >= 0) {
+		tpstat_buf_printf(&b, "%s\n", line);
+	} else if (fd == -EPERM) {
+		/* Lockdown's refusal: the same line, through its twin. */
+		fd = open(CONTROL_TWIN, O_WRONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -EPERM;
+		tpstat_buf_printf(&b, "%s %s\n", rel, line);
+	} else {
+		return fd;
+	}
 	do
 		n = write(fd, b.s, b.len);
 	while (n < 0 && errno == EINTR);
@@ -170,9 +178,9 @@ static char *tpstat_lockdown(void)
 }
 
 /*
- * Why @rel could not be read, or with @writing written. Under lockdown a
- * writer is told of the sysfs file that takes the same writes, if this
- * kernel's tpstat has it.
+ * Why @rel could not be read, or with @writing written: a write refused by
+ * lockdown went to the sysfs twin if this kernel's tpstat has it, so a
+ * writer hears of it only when it has not; a reader, where to write.
  */
 static void tpstat_access_error(const char *rel, int err, bool writing)
 {
@@ -180,22 +188,18 @@ static void tpstat_access_error(const char *rel, int err, bool writing)
 	/* Root is refused a debugfs file by lockdown only. */
 	char *mode = err == -EPERM ? tpstat_lockdown() : NULL;
 	bool locked = mode && strcmp(mode, "none") && strcmp(mode, "?");
-	struct stat st;
 
 	if (err == -EACCES)
 		tpstat_not_root(path);
-	else if (locked && writing && !stat(CONTROL_TWIN, &st))
-		tpstat_err("%s: refused by kernel lockdown (%s): debugfs opens no file with a write bit; write \"%s LINE\" to %s instead, which lockdown allows",
-			   path, mode, rel, CONTROL_TWIN);
 	else if (locked && writing)
 		tpstat_err("%s: refused by kernel lockdown (%s): debugfs opens no file with a write bit, and this tpstat has no %s to take the write instead",
 			   path, mode, CONTROL_TWIN);
 	else if (locked)
-		tpstat_err("%s: refused by kernel lockdown (%s): debugfs opens no file with a write bit, even to read it; read-only files (stats, probes, the sets' tables) still work",
-			   path, mode);
+		tpstat_err("%s: refused by kernel lockdown (%s): debugfs opens no file with a write bit, even to read it; read-only files (stats, probes, the sets' tables) still work, and writes go to %s as '%s LINE'",
+			   path, mode, CONTROL_TWIN, rel);
 	else if (mode && !strcmp(mode, "?"))
-		tpstat_err("%s: %s: under kernel lockdown debugfs refuses files with a write bit (securityfs on /sys/kernel/security would say which mode)",
-			   path, strerror(-err));
+		tpstat_err("%s: %s: under kernel lockdown debugfs refuses files with a write bit (securityfs on /sys/kernel/security would say which mode); writes go to %s as '%s LINE'",
+			   path, strerror(-err), CONTROL_TWIN, rel);
 	else
 		tpstat_err("%s: %s", path, strerror(-err));
 	free(mode);
