@@ -40,7 +40,7 @@ is "the one more is refused" \
 	"$(printf tpstat_wait_$MAX | /payload/bin/write-once $TP/count/control)" ENOSPC
 log=$(kmsg_since "$lines")
 is "with one log line saying why (lines, lines saying it)" \
-	"$(echo "$log" | wc -l) $(echo "$log" | grep -c 'tpstat_count: already counting max_tracepoints=$MAX tracepoints$')" \
+	"$(echo "$log" | wc -l) $(echo "$log" | grep -c "tpstat_count: already counting max_tracepoints=$MAX tracepoints\$")" \
 	"1 1"
 is "a tracepoint that exists is refused as well" \
 	"$(printf tpstat_test_fire | /payload/bin/write-once $TP/count/control)" ENOSPC
