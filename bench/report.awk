@@ -347,9 +347,9 @@ function slowdown(clock, with,    a, b) {
 	return a == "" || b == "" ? "" : 100 * (b - a) / a
 }
 
-# The filters' table: a configuration's cost per event above the disabled
-# loop, and what its filter adds to the same probe or program without one.
-function filter_adds(clock, label, base,    a, b) {
+# A configuration's cost per event above another's: what a filter adds to
+# the same probe or program without one, what a scope adds to no scope.
+function beyond(clock, label, base,    a, b) {
 	a = over(clock, label); b = over(clock, base)
 	return a == "" || b == "" ? "" : a - b
 }
@@ -366,7 +366,7 @@ function filter_table(rows,    r, k, i, w, c, clk) {
 		for (c = 1; c <= 2; c++) {
 			clk = c == 1 ? "icount" : "wall"
 			printf " %s | %s | %s |", fmt(per_event(clk, w[1])), fmt(over(clk, w[1])),
-				w[2] == "-" ? "" : fmt(filter_adds(clk, w[1], w[2]))
+				w[2] == "-" ? "" : fmt(beyond(clk, w[1], w[2]))
 		}
 		print ""
 	}
@@ -424,16 +424,10 @@ function ten_more(fn, label, base, title,    a, b) {
 	if (fn == "net") {
 		a = net_filter_adds("icount", label); b = net_filter_adds("wall", label)
 	} else {
-		a = filter_adds("icount", label, base); b = filter_adds("wall", label, base)
+		a = beyond("icount", label, base); b = beyond("wall", label, base)
 	}
 	printf "| %s | %s | %s | %s |\n", title, fmt(a), fmt(b),
 		verdict(a == "" ? "" : a <= 10, b == "" ? "" : b <= 10)
-}
-
-# A configuration's cost per event above another's.
-function beyond(clock, label, base,    a, b) {
-	a = over(clock, label); b = over(clock, base)
-	return a == "" || b == "" ? "" : a - b
 }
 
 # scope_table(ROWS): ROWS is "label title|...", scope_all first.
@@ -675,8 +669,8 @@ END {
 		"ftrace_filter_merged ftrace ftrace, 3 terms, 2 merged|" \
 		"ftrace_filter_3 ftrace ftrace, 3 terms")
 	where = "filters: a test's cost"
-	a = filter_adds("icount", "filter_3", "filter_1"); b = filter_adds("icount", "filter_1", "filter_none")
-	c = filter_adds("icount", "filter_none", "counter")
+	a = beyond("icount", "filter_3", "filter_1"); b = beyond("icount", "filter_1", "filter_none")
+	c = beyond("icount", "filter_none", "counter")
 	if (a != "" && b != "" && c != "") {
 		printf "\nUnder -icount a test costs %.1f instructions (3 tests less 1, halved);\n", a / 2
 		printf "filling the fields and entering the program, %.1f (1 test, less that\n", b - a / 2
