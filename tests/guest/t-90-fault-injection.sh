@@ -137,6 +137,8 @@ inject tpstat_test_probe
 for m in $sets; do
 	case $m in
 	tpstat_irq) inject "$m" "max_handlers=4 max_tasklets=4" ;;
+	# Loaded bare it counts nothing and allocates nothing per CPU.
+	tpstat_stack) inject "$m" 'tracepoints="tpstat_test_fire by stack"' ;;
 	*) inject "$m" ;;
 	esac
 done
