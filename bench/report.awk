@@ -806,8 +806,8 @@ END {
 
 	print ""
 	print "Memory: bytes of aggregation data each probe set holds with its default"
-	print "sizes (the memory file, the set loaded alone), by possible CPUs: one"
-	print "column per boot."
+	print "sizes (the memory file, the set loaded alone; tpstat_stack counting"
+	print "sched_switch by stack), by possible CPUs: one column per boot."
 	print ""
 	split("icount wall memory", boots, " ")
 	printf "| probe set |"
