@@ -135,20 +135,20 @@ int tpstat_write(const char *rel, const char *line)
 
 	/* One line, in one write, as the files want it. */
 	fd = tpstat_open(rel, O_WRONLY);
-	if (fd >= 0) {
-		tpstat_buf_printf(&b, "%s\n", line);
-	} else if (fd == -EPERM) {
+	if (fd == -EPERM) {
 		/* Lockdown's refusal: the same line, through its twin. */
 		fd = open(CONTROL_TWIN, O_WRONLY | O_CLOEXEC);
 		if (fd < 0)
 			return -EPERM;
 		tpstat_buf_printf(&b, "%s %s\n", rel, line);
+	} else if (fd >= 0) {
+		tpstat_buf_printf(&b, "%s\n", line);
 	} else {
 		return fd;
 	}
-	do
+	do {
 		n = write(fd, b.s, b.len);
-	while (n < 0 && errno == EINTR);
+	} while (n < 0 && errno == EINTR);
 	if (n < 0)
 		err = -errno;
 	else if ((size_t)n != b.len)
