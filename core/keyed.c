@@ -357,23 +357,33 @@ struct tpstat_keyed_row *tpstat_keyed_rows_at(const struct tpstat_keyed *k,
 					      unsigned int *nr)
 {
 	struct tpstat_keyed_gen *g = READ_ONCE(k->live);
-	unsigned int i, n = 0, room = min_t(unsigned int,
-					    atomic_read(&g->used), k->capacity);
 	struct tpstat_keyed_row *rows;
+	unsigned int i, n, room;
 
 	*nr = 0;
 	/* A histogram the data was not declared with is a bug of its set's. */
 	if (WARN_ON_ONCE(hist >= g->nr_hists))
 		return NULL;
+again:
+	room = min_t(unsigned int, atomic_read(&g->used), k->capacity);
 	rows = kvmalloc_array(room + 1, sizeof(*rows), GFP_KERNEL);
 	if (!rows)
 		return NULL;
 	/* Ids are published in the index once their entry is whole. */
-	for (i = 0; i <= k->mask && n < room; i++) {
+	for (i = 0, n = 0; i <= k->mask; i++) {
 		int id = tpstat_index_read(g->index, i);
 
 		if (id < 0)
 			continue;
+		/*
+		 * Published since @used was read: filling the rows up would
+		 * leave a row of some earlier key out. Sized anew, as an id
+		 * is taken before it is published; at most @capacity times.
+		 */
+		if (n == room) {
+			kvfree(rows);
+			goto again;
+		}
 		tpstat_keyed_fold(k, g, id, hist, &rows[n++]);
 		if (!(n & 0xff))
 			cond_resched();

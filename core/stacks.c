@@ -277,19 +277,25 @@ struct tpstat_stack_row *tpstat_stacks_rows(const struct tpstat_stacks *s,
 					    unsigned int *nr)
 {
 	struct tpstat_stacks_gen *g = READ_ONCE(s->live);
-	unsigned int i, n = 0, room = min_t(unsigned int, atomic_read(&g->used),
-					    s->capacity);
 	struct tpstat_stack_row *rows;
+	unsigned int i, n, room;
 
 	*nr = 0;
+again:
+	room = min_t(unsigned int, atomic_read(&g->used), s->capacity);
 	rows = kvmalloc_array(room + 1, sizeof(*rows), GFP_KERNEL);
 	if (!rows)
 		return NULL;
-	for (i = 0; i <= s->mask && n < room; i++) {
+	for (i = 0, n = 0; i <= s->mask; i++) {
 		int id = tpstat_index_read(g->index, i);
 
 		if (id < 0)
 			continue;
+		/* Published since @used was read: as tpstat_keyed_rows_at(). */
+		if (n == room) {
+			kvfree(rows);
+			goto again;
+		}
 		tpstat_stack_row(s, g, id, &rows[n++]);
 		if (!(n & 0xff))
 			cond_resched();

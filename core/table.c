@@ -311,7 +311,7 @@ static void tpstat_row_merge(struct tpstat_table_row *into,
 	into->max = max(into->max, row->max);
 }
 
-/* Slots in use over all CPUs; keys claimed later wait for the next read. */
+/* Slots in use over all CPUs. */
 static size_t tpstat_table_in_use(const struct tpstat_table *t,
 				  struct tpstat_table_slot *slots)
 {
@@ -332,7 +332,7 @@ struct tpstat_table_row *tpstat_table_rows(const struct tpstat_table *t,
 {
 	struct tpstat_table_slot *slots = READ_ONCE(t->live);
 	struct tpstat_table_row *rows, row;
-	size_t i, n = 0, room, merged = 0;
+	size_t i, n, room, merged = 0;
 	int cpu;
 
 	*nr = 0;
@@ -342,17 +342,27 @@ struct tpstat_table_row *tpstat_table_rows(const struct tpstat_table *t,
 					   &row))
 			tpstat_row_merge(other, &row);
 
+again:
 	room = tpstat_table_in_use(t, slots);
 	/* An empty table is an array of no rows, not a failure. */
-	rows = kvcalloc(room ?: 1, sizeof(*rows), GFP_KERNEL);
+	rows = kvcalloc(room + 1, sizeof(*rows), GFP_KERNEL);
 	if (!rows)
 		return NULL;
-	for (i = 0; i < tpstat_table_nr_slots(t) && n < room; i++) {
-		if (tpstat_table_read_slot(t, tpstat_table_slot(t, slots, i),
-					   &rows[n]))
-			n++;
+	for (i = 0, n = 0; i < tpstat_table_nr_slots(t); i++) {
 		if (!(i & 0xfff))
 			cond_resched();
+		if (!tpstat_table_read_slot(t, tpstat_table_slot(t, slots, i),
+					    &rows[n]))
+			continue;
+		/*
+		 * One claimed since they were counted: filling the rows up
+		 * would leave some earlier one out. Counted anew; slots only
+		 * fill, so at most once for each.
+		 */
+		if (++n > room) {
+			kvfree(rows);
+			goto again;
+		}
 	}
 
 	sort(rows, n, sizeof(*rows), tpstat_row_cmp_key, NULL);
