@@ -53,12 +53,12 @@ check "lifecycle shows tpsfork" grep -q '^tpsfork  *140$' $TP/sched/lifecycle
 # ended (off-CPU time) and each one a stay on the run queue that a switch
 # in ended (run-queue latency), most of them started on one CPU and ended
 # on the other. Each side prints the kernel's counts as of just before its
-# naming, and once done, blocks on its input: the test reads the kernel's
-# counts in /proc/PID/status, the set's, and the kernel's again. The
-# set's lie between the two deltas, less the switches between a side's
-# count and its naming (the prctl() call: 2 at most), less the last
-# block's wakeup, which has not come, plus a run that began before the
-# naming and ended after it.
+# naming and just after, and once done, blocks on its input: the test
+# reads the kernel's counts in /proc/PID/status, the set's, and the
+# kernel's again. The set's lie between the delta since the count after
+# the naming and the one since the count before (a busy host may preempt
+# a side between them), less the last block's wakeup, which has not come,
+# plus a run that began before the naming and ended after it.
 rm -f /tmp/ppgo
 mkfifo /tmp/ppgo
 $SL pingpong 500 < /tmp/ppgo > /tmp/pp.out &
@@ -76,11 +76,11 @@ proc_switches() {
 	     END { print v + 0, n + 0 }' /proc/$1/status
 }
 grep -v ' done ' /tmp/pp.out | grep '^tps' > /tmp/pp
-while read -r comm pid nv niv; do
-	echo "$comm $pid $nv $niv $(proc_switches $pid)"
+while read -r comm pid nv niv nv1 niv1; do
+	echo "$comm $pid $nv $niv $nv1 $niv1 $(proc_switches $pid)"
 done < /tmp/pp > /tmp/pp.a
 cp $TP/sched/stats /tmp/sched.stats
-while read -r comm pid nv niv; do
+while read -r comm pid rest; do
 	echo "$(proc_switches $pid)"
 done < /tmp/pp > /tmp/pp.b
 exec 5>&-
@@ -93,22 +93,22 @@ ps() {
 	echo none
 }
 paste -d' ' /tmp/pp.a /tmp/pp.b > /tmp/pp
-while read -r comm pid nv0 niv0 nva niva nvb nivb; do
+while read -r comm pid nv0 niv0 nv1 niv1 nva niva nvb nivb; do
 	within "$comm: voluntary switches as /proc counts them" \
-		"$(ps slices.$comm.voluntary)" $((nva - nv0 - 2)) $((nvb - nv0))
+		"$(ps slices.$comm.voluntary)" $((nva - nv1)) $((nvb - nv0))
 	within "$comm: involuntary switches as /proc counts them" \
-		"$(ps slices.$comm.involuntary)" $((niva - niv0 - 2)) $((nivb - niv0))
+		"$(ps slices.$comm.involuntary)" $((niva - niv1)) $((nivb - niv0))
 	within "$comm: a run-queue latency per switch" "$(ps runs.$comm)" \
-		$((nva + niva - nv0 - niv0 - 3)) $((nvb + nivb - nv0 - niv0 + 1))
+		$((nva + niva - nv1 - niv1 - 1)) $((nvb + nivb - nv0 - niv0 + 1))
 	within "$comm: an off-CPU time per block" "$(ps wakeups.$comm)" \
-		$((nva - nv0 - 3)) $((nvb - nv0 + 1))
+		$((nva - nv1 - 1)) $((nvb - nv0 + 1))
 	within "$comm: round trips made it block" $((nva - nv0)) 250 1000
 	case $comm in
 	tpsping) cpu=0 ;;
 	*) cpu=1 ;;
 	esac
 	within "$comm: its CPU's run-queue latencies hold its own" \
-		"$(ps runqlat.cpu$cpu.count)" $((nva + niva - nv0 - niv0 - 3)) \
+		"$(ps runqlat.cpu$cpu.count)" $((nva + niva - nv1 - niv1 - 1)) \
 		"$(ps runqlat.count)"
 done < /tmp/pp
 is "both sides reported" "$(wc -l < /tmp/pp)" 2

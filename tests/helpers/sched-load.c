@@ -8,9 +8,10 @@
  * sched-load pingpong K
  *	As "tpsping" on CPU 0 and "tpspong" on CPU 1 (both on CPU 0 with one
  *	CPU): K round trips of one byte over two pipes. Each prints "COMM
- *	PID NVCSW NIVCSW": its voluntary and involuntary switches as the
- *	kernel counted them just before it took its name, and "COMM done NV
- *	NIV" after the round trips, then waits for the end of its input, so a
+ *	PID NVCSW NIVCSW NVCSW NIVCSW": its voluntary and involuntary
+ *	switches as the kernel counted them just before it took its name and
+ *	just after, and "COMM done NV NIV" after the round trips, then waits
+ *	for the end of its input, so a
  *	test can compare what was counted since with /proc/PID/status while
  *	both are blocked. "elapsed NS", the round trips' time, follows, for
  *	the benchmark.
@@ -70,17 +71,22 @@ static void read_switches(long *nv, long *niv)
 }
 
 /*
- * Prints "COMM PID NVCSW NIVCSW" as of just before it names this task:
- * reading them takes long on a debug kernel, and switches meanwhile would
- * count under the new name but not in the difference.
+ * Prints "COMM PID NVCSW NIVCSW NVCSW NIVCSW": the counts just before it
+ * names this task and just after. Reading them takes long on a debug
+ * kernel, and a busy host preempts the task meanwhile: the switches under
+ * the new name lie between what was counted since each.
  */
 static void become_counted(const char *comm, int cpu)
 {
-	long nv, niv;
+	long nv, niv, nv_named, niv_named;
 
 	read_switches(&nv, &niv);
+	if (prctl(PR_SET_NAME, comm))
+		die("prctl");
+	read_switches(&nv_named, &niv_named);
 	become(comm, cpu);
-	printf("%s %d %ld %ld\n", comm, getpid(), nv, niv);
+	printf("%s %d %ld %ld %ld %ld\n", comm, getpid(), nv, niv, nv_named,
+	       niv_named);
 	fflush(stdout);
 }
 
