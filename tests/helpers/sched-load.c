@@ -36,14 +36,17 @@ static void die(const char *what)
 	exit(1);
 }
 
-static void become(const char *comm, int cpu)
+static void name_task(const char *comm)
+{
+	if (prctl(PR_SET_NAME, comm))
+		die("prctl");
+}
+
+/* Pins this task to @cpu, or to CPU 0 with one CPU. */
+static void pin(int cpu)
 {
 	cpu_set_t set;
 
-	if (prctl(PR_SET_NAME, comm))
-		die("prctl");
-	if (cpu < 0)
-		return;
 	if (cpu >= sysconf(_SC_NPROCESSORS_ONLN))
 		cpu = 0;
 	CPU_ZERO(&set);
@@ -81,10 +84,9 @@ static void become_counted(const char *comm, int cpu)
 	long nv, niv, nv_named, niv_named;
 
 	read_switches(&nv, &niv);
-	if (prctl(PR_SET_NAME, comm))
-		die("prctl");
+	name_task(comm);
 	read_switches(&nv_named, &niv_named);
-	become(comm, cpu);
+	pin(cpu);
 	printf("%s %d %ld %ld %ld %ld\n", comm, getpid(), nv, niv, nv_named,
 	       niv_named);
 	fflush(stdout);
@@ -104,7 +106,7 @@ static int fork_children(long n, char *program)
 {
 	long i;
 
-	become("tpsfork", -1);
+	name_task("tpsfork");
 	for (i = 0; i < n; i++) {
 		pid_t pid = fork();
 		int status;
@@ -187,7 +189,7 @@ static int spin(long seconds)
 {
 	struct timespec start, now;
 
-	become("tpshog", -1);
+	name_task("tpshog");
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	do {
 		clock_gettime(CLOCK_MONOTONIC, &now);
