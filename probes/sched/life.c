@@ -18,8 +18,18 @@ struct tpstat_counter tpstat_sched_life = TPSTAT_COUNTERS(SCHED_LIFE_EVENTS);
 struct tpstat_keyed tpstat_sched_life_comms =
 	TPSTAT_KEYED(128, "nsecs", SCHED_LIFE_COUNTERS);
 struct tpstat_hist tpstat_sched_lifetime = TPSTAT_HIST("nsecs");
-/* nr_cpu_ids * nr_cpu_ids, set at load. */
+/*
+ * Migrations, in one of two forms chosen at load. When every pair of
+ * CPUs fits in max_migration_pairs, a matrix of nr_cpu_ids^2 counters, 8
+ * bytes a pair. Else a table with a row for each of the first
+ * max_migration_pairs pairs seen since the reset, about 650 bytes each,
+ * and "other" for the moves of the rest: memory bounded by the parameter
+ * whatever nr_cpu_ids is. A row's histogram stays empty: a move is one
+ * atomic add either way.
+ */
+bool tpstat_sched_migration_matrix __read_mostly;
 struct tpstat_shared_counter tpstat_sched_migrations = TPSTAT_SHARED_COUNTERS(0);
+struct tpstat_keyed tpstat_sched_migration_pairs = TPSTAT_KEYED(0, NULL, 1);
 
 /* Counts @c of @p's command. */
 static void tpstat_sched_comm_count(struct task_struct *p, unsigned int c)
@@ -59,12 +69,22 @@ void tpstat_sched_exit(void *data, struct task_struct *p)
 	tpstat_sched_comm_add(&tpstat_sched_life_comms, p, lifetime);
 }
 
+/* A pair with a row in the table is found inline. */
 void tpstat_sched_migrate(void *data, struct task_struct *p, int dest_cpu)
 {
 	unsigned int from = task_cpu(p);
+	struct tpstat_key_ref ref;
+	struct tpstat_key key;
 
 	tpstat_probe_hit(data);
-	if (from < nr_cpu_ids && (unsigned int)dest_cpu < nr_cpu_ids)
-		tpstat_shared_counter_inc_at(&tpstat_sched_migrations,
-					     from * nr_cpu_ids + dest_cpu);
+	if (tpstat_sched_migration_matrix) {
+		if (from < nr_cpu_ids && (unsigned int)dest_cpu < nr_cpu_ids)
+			tpstat_shared_counter_inc_at(&tpstat_sched_migrations,
+						     from * nr_cpu_ids + dest_cpu);
+		return;
+	}
+	key = tpstat_key_pair(from, dest_cpu);
+	ref = tpstat_keyed_ref(&tpstat_sched_migration_pairs, &key, "cpu%u.cpu%d",
+			       from, dest_cpu);
+	tpstat_keyed_count(ref, 0);
 }

@@ -3,7 +3,7 @@
  * tpstat_sched.ko: context switches, run-queue latency, on-CPU and off-CPU
  * time, process lifecycle and migrations, from cat:
  *
- *   insmod tpstat_sched.ko [max_tasks=8192] [max_comms=128]
+ *   insmod tpstat_sched.ko [max_tasks=8192] [max_comms=128] [max_migration_pairs=4096]
  *   cat /sys/kernel/debug/tpstat/sched/{switches,runqlat,runqlat_cpus,cpudist,offcpu}
  *   cat /sys/kernel/debug/tpstat/sched/{lifecycle,migrations,stats}
  */
@@ -23,6 +23,16 @@ MODULE_PARM_DESC(max_tasks, "tasks whose state is kept at once (1-1048576, defau
 static unsigned int max_comms = 128;
 module_param(max_comms, uint, 0400);
 MODULE_PARM_DESC(max_comms, "commands shown by name (1-4096, default 128)");
+
+/*
+ * Up to 64 CPUs, every pair in a matrix, 32 KiB at most; above, a table of
+ * this many pairs, about 2.6 MiB: never nr_cpu_ids squared, which is 64
+ * million pairs at 8192 CPUs.
+ */
+static unsigned int max_migration_pairs = 4096;
+module_param(max_migration_pairs, uint, 0400);
+MODULE_PARM_DESC(max_migration_pairs,
+		 "CPU pairs whose migrations are counted apart (1-65536, default 4096)");
 
 static struct tpstat_probe tpstat_sched_probes[] = {
 	TPSTAT_PROBE(sched_switch, tpstat_sched_switch),
@@ -44,7 +54,7 @@ static const struct tpstat_file tpstat_sched_files[] = {
 	{ .name = "migrations", .show = tpstat_sched_migrations_show },
 };
 
-static struct tpstat_data *const tpstat_sched_data[] = {
+static struct tpstat_data *tpstat_sched_data[] = {
 	&tpstat_sched_oncpu.data,
 	&tpstat_sched_switches.data,
 	&tpstat_sched_comms.data,
@@ -56,7 +66,7 @@ static struct tpstat_data *const tpstat_sched_data[] = {
 	&tpstat_sched_life.data,
 	&tpstat_sched_life_comms.data,
 	&tpstat_sched_lifetime.data,
-	&tpstat_sched_migrations.data,
+	NULL,	/* the migrations' form, chosen at load */
 };
 
 static struct tpstat_set tpstat_sched_set = {
@@ -72,16 +82,29 @@ static struct tpstat_set tpstat_sched_set = {
 
 static int __init tpstat_sched_load(void)
 {
+	u64 pairs = (u64)nr_cpu_ids * nr_cpu_ids;
+	struct tpstat_data **migrations;
+
 	if (!max_tasks || max_tasks > TPSTAT_SCHED_MAX_TASKS ||
-	    !max_comms || max_comms > TPSTAT_SCHED_MAX_COMMS) {
-		pr_err("tpstat_sched: max_tasks must be 1 to %u and max_comms 1 to %u\n",
-		       TPSTAT_SCHED_MAX_TASKS, TPSTAT_SCHED_MAX_COMMS);
+	    !max_comms || max_comms > TPSTAT_SCHED_MAX_COMMS ||
+	    !max_migration_pairs || max_migration_pairs > TPSTAT_KEYED_MAX) {
+		pr_err("tpstat_sched: max_tasks must be 1 to %u, max_comms 1 to %u and max_migration_pairs 1 to %d\n",
+		       TPSTAT_SCHED_MAX_TASKS, TPSTAT_SCHED_MAX_COMMS,
+		       TPSTAT_KEYED_MAX);
 		return -EINVAL;
 	}
 	tpstat_sched_tasks.capacity = max_tasks;
 	tpstat_sched_comms.capacity = max_comms;
 	tpstat_sched_life_comms.capacity = max_comms;
-	tpstat_sched_migrations.nr = nr_cpu_ids * nr_cpu_ids;
+	migrations = &tpstat_sched_data[ARRAY_SIZE(tpstat_sched_data) - 1];
+	tpstat_sched_migration_matrix = pairs <= max_migration_pairs;
+	if (tpstat_sched_migration_matrix) {
+		tpstat_sched_migrations.nr = pairs;
+		*migrations = &tpstat_sched_migrations.data;
+	} else {
+		tpstat_sched_migration_pairs.capacity = max_migration_pairs;
+		*migrations = &tpstat_sched_migration_pairs.data;
+	}
 	return tpstat_set_register(&tpstat_sched_set);
 }
 

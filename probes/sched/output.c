@@ -56,7 +56,7 @@ static int comm_table(struct seq_file *m, const struct tpstat_keyed *k,
 	return 0;
 }
 
-/* Rows by counter @c of the lifecycle's, highest first. */
+/* Rows by their counter @c, highest first. */
 static int life_cmp(const struct tpstat_keyed_row *x,
 		    const struct tpstat_keyed_row *y, unsigned int c)
 {
@@ -244,11 +244,43 @@ static u64 sched_migrations(int from, int to)
 					     from * nr_cpu_ids + to);
 }
 
-/* Rows are where tasks came from, columns where they went. */
+/* Pairs by their moves, most first. */
+static int migrations_cmp(const void *a, const void *b)
+{
+	return life_cmp(a, b, 0);
+}
+
+/*
+ * The table: each pair with a row, most moves first, then "other", the
+ * moves between pairs that found it full.
+ */
+static int migration_pairs_show(struct seq_file *m)
+{
+	struct tpstat_keyed_row *rows;
+	unsigned int i, nr;
+
+	rows = tpstat_keyed_rows(&tpstat_sched_migration_pairs, migrations_cmp,
+				 &nr);
+	if (!rows)
+		return -ENOMEM;
+	seq_printf(m, "pairs with a row: %u of %u\n\n%-8s %-8s %12s\n", nr,
+		   tpstat_sched_migration_pairs.capacity, "from", "to",
+		   "migrations");
+	for (i = 0; i < nr; i++)
+		seq_printf(m, "cpu%-5llu cpu%-5llu %12llu\n", rows[i].key.w[0],
+			   rows[i].key.w[1], rows[i].counters[0]);
+	seq_printf(m, "%-17s %12llu\n", "other", rows[nr].counters[0]);
+	kvfree(rows);
+	return 0;
+}
+
+/* The matrix: rows are where tasks came from, columns where they went. */
 int tpstat_sched_migrations_show(struct seq_file *m, struct tpstat_set *set)
 {
 	int from, to;
 
+	if (!tpstat_sched_migration_matrix)
+		return migration_pairs_show(m);
 	seq_printf(m, "%-8s", "from\\to");
 	tpstat_for_each_shown_cpu(to)
 		seq_printf(m, " %11s%d", "cpu", to);
@@ -259,6 +291,34 @@ int tpstat_sched_migrations_show(struct seq_file *m, struct tpstat_set *set)
 			seq_printf(m, " %12llu", sched_migrations(from, to));
 		seq_putc(m, '\n');
 	}
+	return 0;
+}
+
+/*
+ * "migrations.cpuF.cpuT N": for every pair of shown CPUs from the matrix,
+ * for each pair with a row from the table.
+ */
+static int migration_stats(struct seq_file *m)
+{
+	struct tpstat_keyed_row *rows;
+	unsigned int i, nr;
+	int from, to;
+
+	if (tpstat_sched_migration_matrix) {
+		tpstat_for_each_shown_cpu(from)
+			tpstat_for_each_shown_cpu(to)
+				seq_printf(m, "migrations.cpu%d.cpu%d %llu\n", from,
+					   to, sched_migrations(from, to));
+		return 0;
+	}
+	rows = tpstat_keyed_rows(&tpstat_sched_migration_pairs, migrations_cmp,
+				 &nr);
+	if (!rows)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++)
+		seq_printf(m, "migrations.cpu%llu.cpu%llu %llu\n", rows[i].key.w[0],
+			   rows[i].key.w[1], rows[i].counters[0]);
+	kvfree(rows);
 	return 0;
 }
 
@@ -318,8 +378,8 @@ int tpstat_sched_stats(struct seq_file *m, struct tpstat_set *set)
 {
 	struct tpstat_worst_case wc;
 	unsigned int i;
-	int err, from, to;
 	u64 all = 0;
+	int err;
 
 	for (i = 0; i < SCHED_SWITCH_KINDS; i++) {
 		u64 n = tpstat_counter_sum_at(&tpstat_sched_switches, i);
@@ -333,10 +393,9 @@ int tpstat_sched_stats(struct seq_file *m, struct tpstat_set *set)
 			   tpstat_counter_sum_at(&tpstat_sched_life, i));
 	tpstat_worst_read_at(&tpstat_sched_runq_worst, 0, &wc);
 	seq_printf(m, "runqlat.worst_pid %llu\n", wc.tag);
-	tpstat_for_each_shown_cpu(from)
-		tpstat_for_each_shown_cpu(to)
-			seq_printf(m, "migrations.cpu%d.cpu%d %llu\n", from, to,
-				   sched_migrations(from, to));
+	err = migration_stats(m);
+	if (err)
+		return err;
 	tpstat_tasks_print_stats(m, &tpstat_sched_tasks, "tasks");
 	err = tpstat_hist_print_stats(m, &tpstat_sched_runqlat, "runqlat");
 	if (!err)

@@ -41,7 +41,10 @@ extern struct tpstat_counter tpstat_sched_life;		/* per event */
 enum { SCHED_LIFE_FORKS, SCHED_LIFE_EXECS, SCHED_LIFE_COUNTERS };
 extern struct tpstat_keyed tpstat_sched_life_comms;	/* lifetimes; counters */
 extern struct tpstat_hist tpstat_sched_lifetime;
+/* Migrations: the matrix, if every pair fits, else the table of pairs. */
+extern bool tpstat_sched_migration_matrix;
 extern struct tpstat_shared_counter tpstat_sched_migrations;	/* [from][to] */
+extern struct tpstat_keyed tpstat_sched_migration_pairs;	/* a counter */
 
 void tpstat_sched_fork(void *data, struct task_struct *parent,
 		       struct task_struct *child);

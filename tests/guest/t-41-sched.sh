@@ -3,7 +3,7 @@
 # processes, and each task's voluntary and involuntary switches from
 # /proc/PID/status; exact counts of forks, execs and exits driven on purpose.
 
-plan 43
+plan 50
 
 SL=/payload/bin/sched-load
 s() { stat_of sched "$1"; }
@@ -47,6 +47,7 @@ is "forks by tpsfork" "$(s forks.tpsfork)" 140
 is "execs as tpsexecd" "$(s execs.tpsexecd)" 40
 is "exits of tpsexecd" "$(s exits.tpsexecd)" 40
 check "lifecycle shows tpsfork" grep -q '^tpsfork  *140$' $TP/sched/lifecycle
+
 
 # Ping-pong across CPUs: every switch out of a task after it named itself
 # is counted under its name; each voluntary one was a block that a wakeup
@@ -150,17 +151,129 @@ check "each of the $FORKS was given state" [ $(($(s tasks.claimed) - c0)) -ge $F
 check "and each released" [ $(($(s tasks.released) - r0)) -ge $FORKS ]
 is "no task went without state" "$(s tasks.dropped) $(s tasks.evicted)" "0 0"
 
+# The set's migrations from CPU $1 to CPU $2; 0 for a pair without a line,
+# which no task has moved between yet.
+mig() {
+	v=$(s migrations.cpu$1.cpu$2)
+	[ "$v" = none ] && v=0
+	echo "$v"
+}
+# MOVES: the shell that runs it moves from CPU 0 to 1 and back 20 times,
+# and prints its se.nr_migrations before and after, if the kernel shows it.
+MOVES='nr() { awk '"'"'$1 == "se.nr_migrations" { print $3 }'"'"' /proc/$$/sched; }
+	printf "%s " "$(nr)"
+	i=0
+	while [ $i -lt 20 ]; do
+		taskset -p 2 $$ > /dev/null
+		taskset -p 1 $$ > /dev/null
+		i=$((i + 1))
+	done
+	nr'
 # Migrations: a shell moves itself from CPU to CPU, 20 times each way. A
 # running task is moved at once, by the stopper, so each of its moves is
 # one migration; other tasks' may add to them, never take away.
 if [ "$ncpus" -ge 2 ]; then
-	a0=$(s migrations.cpu0.cpu1)
-	b0=$(s migrations.cpu1.cpu0)
-	taskset -c 0 sh -c 'i=0; while [ $i -lt 20 ]; do taskset -p 2 $$ > /dev/null; taskset -p 1 $$ > /dev/null; i=$((i + 1)); done'
-	check "20 moves from cpu0 to cpu1" [ $(($(s migrations.cpu0.cpu1) - a0)) -ge 20 ]
-	check "20 moves back" [ $(($(s migrations.cpu1.cpu0) - b0)) -ge 20 ]
+	a0=$(mig 0 1)
+	b0=$(mig 1 0)
+	taskset -c 0 sh -c "$MOVES" > /dev/null
+	check "20 moves from cpu0 to cpu1" [ $(($(mig 0 1) - a0)) -ge 20 ]
+	check "20 moves back" [ $(($(mig 1 0) - b0)) -ge 20 ]
 fi
 
 for f in switches runqlat runqlat_cpus cpudist offcpu lifecycle migrations stats; do
 	check "$f reads" sh -c "cat $TP/sched/$f > /dev/null"
 done
+
+# Migrations: a matrix of every pair of CPUs when nr_cpu_ids^2 is at most
+# max_migration_pairs (default 4096), else a table with a row for each of
+# the first max_migration_pairs pairs seen and "other" for the rest: its
+# memory is bounded whatever nr_cpu_ids is, above 1024 too, where the
+# square no longer fits a matrix. Reloaded with a table of one pair, the
+# memory file must change by what the two forms take: a u64 per pair in
+# the matrix; in the table, what core/keyed.c's layout makes of it,
+# struct tpstat_keyed_gen on a 64-byte line, per id (pairs + 1, with
+# other) an atomic histogram (544), a counter (8) and an entry (96), and
+# a u32 per hash slot, twice the pairs rounded up to a power of two.
+mem() {
+	while read -r k v; do
+		[ "$k" = "$1" ] && echo "$v"
+	done < $TP/memory
+}
+# migration_bytes MAX: the memory of the migrations with max_migration_pairs=MAX.
+migration_bytes() {
+	if [ $pairs -le "$1" ]; then
+		echo $((8 * pairs))
+		return
+	fi
+	slots=1
+	while [ $slots -lt $((2 * $1)) ]; do
+		slots=$((slots * 2))
+	done
+	echo $((64 + ($1 + 1) * (544 + 8 + 96) + 4 * slots))
+}
+possible=$(cat /sys/devices/system/cpu/possible)
+npossible=$((${possible##*[-,]} + 1))
+pairs=$((npossible * npossible))
+t0=$(mem total)
+check "tpstat_sched.ko unloads" rmmod tpstat_sched
+check "tpstat_sched.ko loads with max_migration_pairs=1" \
+	load tpstat_sched max_migration_pairs=1
+is "memory: $npossible possible CPUs, default against one pair" \
+	$((t0 - $(mem total))) $(($(migration_bytes 4096) - $(migration_bytes 1)))
+
+# With that one row, the moves between two CPUs go one way to its pair and
+# the other way to "other", as ftrace's own count of the tracepoint by
+# pair says: a hist trigger, read just before and after each read of the
+# set (an event may be in flight on each CPU at each edge). The mover's
+# se.nr_migrations says its 40 moves were made.
+H=/sys/kernel/tracing/events/sched/sched_migrate_task
+# ftrace_mig FROM TO: "ROW REST", ftrace's count of FROM->TO and of the rest.
+ftrace_mig() {
+	awk -v a="$1" -v b="$2" '/hitcount:/ {
+		gsub(/[{},]/, " ")
+		if ($2 == a && $4 == b) r += $6; else o += $6
+	} END { print r + 0, o + 0 }' $H/hist
+}
+# set_mig FILE FROM TO: "ROW OTHER" in a copy of the migrations file.
+set_mig() {
+	awk -v a="cpu$2" -v b="cpu$3" '$1 == a && $2 == b { r = $3 }
+		$1 == "other" { o = $2 } END { print r + 0, o + 0 }' "$1"
+}
+if [ "$ncpus" -ge 2 ] && echo 'hist:keys=orig_cpu,dest_cpu' > $H/trigger; then
+	# A move, so that the row is surely taken; by which pair, stats say.
+	taskset -c 0 sh -c 'taskset -p 2 $$ > /dev/null'
+	row=$(grep '^migrations\.' $TP/sched/stats)
+	is "one pair has a row" "$(echo "$row" | wc -l)" 1
+	row=${row#migrations.cpu}
+	from=${row%%.*}
+	row=${row#*.cpu}
+	to=${row%% *}
+	set -- $(ftrace_mig $from $to)
+	fa0=$1 oa0=$2
+	cp $TP/sched/migrations /tmp/mig0
+	set -- $(ftrace_mig $from $to)
+	fb0=$1 ob0=$2
+	nr=$(taskset -c 0 sh -c "$MOVES")
+	set -- $(ftrace_mig $from $to)
+	fa1=$1 oa1=$2
+	cp $TP/sched/migrations /tmp/mig1
+	set -- $(ftrace_mig $from $to)
+	fb1=$1 ob1=$2
+	echo '!hist:keys=orig_cpu,dest_cpu' > $H/trigger
+	set -- $(set_mig /tmp/mig0 $from $to) $(set_mig /tmp/mig1 $from $to)
+	within "cpu$from to cpu$to, its row, as ftrace counts it" $(($3 - $1)) \
+		$((fa1 - fb0 - ncpus)) $((fb1 - fa0 + ncpus))
+	within "the other pairs in other, as ftrace counts them" $(($4 - $2)) \
+		$((oa1 - ob0 - ncpus)) $((ob1 - oa0 + ncpus))
+	if [ -n "${nr% *}" ]; then
+		is "the mover's se.nr_migrations: 40 moves" $((${nr#* } - ${nr% *})) 40
+	else
+		skip "the mover's se.nr_migrations: 40 moves" "no /proc/PID/sched"
+	fi
+else
+	for d in "one pair has a row" "cpu0 to cpu1, its row, as ftrace counts it" \
+		 "the other pairs in other, as ftrace counts them" \
+		 "the mover's se.nr_migrations: 40 moves"; do
+		skip "$d" "one CPU, or no hist trigger"
+	done
+fi
