@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Process lifecycle: forks by the parent's command, execs by the command
- * after the exec, exits with the lifetime of what exits, and migrations
- * from CPU to CPU. Threads count as the kernel counts them: each clone is
- * a fork (/proc/stat "processes") and each thread's end an exit.
+ * Process lifecycle: forks by the command of the task that made them,
+ * execs by the command after the exec, exits with the lifetime of what
+ * exits, and migrations from CPU to CPU. Threads count as the kernel
+ * counts them: each new task is a fork (/proc/stat "processes") and each
+ * thread's end an exit.
  */
 #include <linux/binfmts.h>
 #include <linux/ktime.h>
@@ -13,7 +14,8 @@
 struct tpstat_counter tpstat_sched_life = TPSTAT_COUNTERS(SCHED_LIFE_EVENTS);
 /*
  * Per command: lifetimes of what exits in the histogram; forks, by the
- * parent's command, and execs, by the command after the exec, counted.
+ * command of the task that made them, and execs, by the command after
+ * the exec, counted.
  */
 struct tpstat_keyed tpstat_sched_life_comms =
 	TPSTAT_KEYED(128, "nsecs", SCHED_LIFE_COUNTERS);
@@ -42,12 +44,19 @@ static void tpstat_sched_comm_count(struct task_struct *p, unsigned int c)
 	tpstat_keyed_count(ref, c);
 }
 
-void tpstat_sched_fork(void *data, struct task_struct *parent,
-		       struct task_struct *child)
+/*
+ * copy_process() fires task_newtask for every task it makes, right after
+ * counting it in /proc/stat "processes" and past its last failure:
+ * fork(), clone() and kernel threads, which also pass sched_process_fork,
+ * and io_uring's and vhost's workers (create_io_thread() and, from 6.4,
+ * vhost_task_create()), which do not. The task that made it is current.
+ */
+void tpstat_sched_newtask(void *data, struct task_struct *task,
+			  unsigned long clone_flags)
 {
 	tpstat_probe_hit(data);
 	tpstat_counter_inc_at(&tpstat_sched_life, SCHED_FORKS);
-	tpstat_sched_comm_count(parent, SCHED_LIFE_FORKS);
+	tpstat_sched_comm_count(current, SCHED_LIFE_FORKS);
 }
 
 void tpstat_sched_exec(void *data, struct task_struct *p, pid_t old_pid,

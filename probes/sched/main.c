@@ -9,6 +9,7 @@
  */
 #include <linux/module.h>
 #include <trace/events/sched.h>
+#include <trace/events/task.h>
 
 #include "sched.h"
 
@@ -38,7 +39,7 @@ static struct tpstat_probe tpstat_sched_probes[] = {
 	TPSTAT_PROBE(sched_switch, tpstat_sched_switch),
 	TPSTAT_PROBE(sched_wakeup, tpstat_sched_wakeup),
 	TPSTAT_PROBE(sched_wakeup_new, tpstat_sched_wakeup_new),
-	TPSTAT_PROBE(sched_process_fork, tpstat_sched_fork),
+	TPSTAT_PROBE(task_newtask, tpstat_sched_newtask),
 	TPSTAT_PROBE(sched_process_exec, tpstat_sched_exec),
 	TPSTAT_PROBE(sched_process_exit, tpstat_sched_exit),
 	TPSTAT_PROBE(sched_migrate_task, tpstat_sched_migrate),

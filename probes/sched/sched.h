@@ -46,8 +46,8 @@ extern bool tpstat_sched_migration_matrix;
 extern struct tpstat_shared_counter tpstat_sched_migrations;	/* [from][to] */
 extern struct tpstat_keyed tpstat_sched_migration_pairs;	/* a counter */
 
-void tpstat_sched_fork(void *data, struct task_struct *parent,
-		       struct task_struct *child);
+void tpstat_sched_newtask(void *data, struct task_struct *task,
+			  unsigned long clone_flags);
 void tpstat_sched_exec(void *data, struct task_struct *p, pid_t old_pid,
 		       struct linux_binprm *bprm);
 void tpstat_sched_exit(void *data, struct task_struct *p);

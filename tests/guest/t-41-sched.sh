@@ -3,7 +3,7 @@
 # processes, and each task's voluntary and involuntary switches from
 # /proc/PID/status; exact counts of forks, execs and exits driven on purpose.
 
-plan 50
+plan 53
 
 SL=/payload/bin/sched-load
 s() { stat_of sched "$1"; }
@@ -17,7 +17,7 @@ ncpus=$(grep -c ^processor /proc/cpuinfo)
 
 load tpstat
 check "tpstat_sched.ko loads" load tpstat_sched
-for tp in sched_switch sched_wakeup sched_wakeup_new sched_process_fork \
+for tp in sched_switch sched_wakeup sched_wakeup_new task_newtask \
 	  sched_process_exec sched_process_exit sched_migrate_task; do
 	is "$tp attached" "$(state_of sched $tp)" attached
 done
@@ -48,6 +48,26 @@ is "execs as tpsexecd" "$(s execs.tpsexecd)" 40
 is "exits of tpsexecd" "$(s exits.tpsexecd)" 40
 check "lifecycle shows tpsfork" grep -q '^tpsfork  *140$' $TP/sched/lifecycle
 
+# io_uring's polling threads come from create_io_thread(), which calls
+# copy_process() as every fork does, without sched_process_fork: each is
+# counted in /proc/stat "processes" all the same, and must be here, as a
+# fork by the command that set up the ring. tpsring sets up 8 rings, a
+# thread each, and counts its threads while the rings are open.
+f0=$(proc_stat processes); g0=$(s forks); f0b=$(proc_stat processes)
+out=$($SL rings 8)
+f1a=$(proc_stat processes); g1=$(s forks); f1=$(proc_stat processes)
+if [ "${out%% *}" = threads ]; then
+	within "forks with io_uring's threads match /proc/stat processes" \
+		$((g1 - g0)) $((f1a - f0b - 2 * ncpus)) $((f1 - f0 + 2 * ncpus))
+	is "io_uring's threads are forks of tpsring" "$(s forks.tpsring)" \
+		"${out#threads }"
+	is "a thread per ring" "${out#threads }" 8
+else
+	for d in "forks with io_uring's threads match /proc/stat processes" \
+		 "io_uring's threads are forks of tpsring" "a thread per ring"; do
+		skip "$d" "io_uring: $out"
+	done
+fi
 
 # Ping-pong across CPUs: every switch out of a task after it named itself
 # is counted under its name; each voluntary one was a block that a wakeup

@@ -17,15 +17,26 @@
  *	the benchmark.
  * sched-load spin SECONDS
  *	As "tpshog": keeps a CPU busy for SECONDS.
+ * sched-load rings N
+ *	As "tpsring": sets up N io_uring rings, each with a polling thread
+ *	of its own, which the kernel makes with create_io_thread(): a new
+ *	task that sched_process_fork never sees. With the rings open, prints
+ *	"threads T", the threads of this process beside itself as
+ *	/proc/self/task lists them, then closes the rings. "unsupported"
+ *	if the kernel refuses io_uring (its io_uring_disabled sysctl).
  * Run as "tpsexecd" (a link to it): exits at once.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
 #include <libgen.h>
+#include <linux/io_uring.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -197,6 +208,54 @@ static int spin(long seconds)
 	return 0;
 }
 
+/* The threads of this process but the calling one. */
+static int other_threads(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		die("/proc/self/task");
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n - 1;
+}
+
+static int rings(long n)
+{
+	int fds[64];
+	long i;
+
+	if (n < 1 || n > 64) {
+		fprintf(stderr, "sched-load: N is 1 to 64\n");
+		return 2;
+	}
+	name_task("tpsring");
+	for (i = 0; i < n; i++) {
+		/* A polling thread that sleeps after 1 ms idle, not 1 s. */
+		struct io_uring_params p = {
+			.flags = IORING_SETUP_SQPOLL,
+			.sq_thread_idle = 1,
+		};
+
+		fds[i] = syscall(__NR_io_uring_setup, 4, &p);
+		if (fds[i] < 0) {
+			if (!i && errno == EPERM) {
+				printf("unsupported\n");
+				return 0;
+			}
+			die("io_uring_setup");
+		}
+	}
+	printf("threads %d\n", other_threads());
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (!strcmp(basename(argv[0]), "tpsexecd"))
@@ -207,6 +266,8 @@ int main(int argc, char **argv)
 		return pingpong(atol(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "spin"))
 		return spin(atol(argv[2]));
-	fprintf(stderr, "usage: sched-load fork N [PROGRAM] | pingpong K | spin SECONDS\n");
+	if (argc == 3 && !strcmp(argv[1], "rings"))
+		return rings(atol(argv[2]));
+	fprintf(stderr, "usage: sched-load fork N [PROGRAM] | pingpong K | spin S | rings N\n");
 	return 2;
 }
