@@ -23,6 +23,8 @@
 #include <linux/smp.h>
 #include <linux/types.h>
 
+#include "internal.h"
+
 /* A slot being claimed: this bit, and the claiming CPU. */
 #define TPSTAT_INDEX_BUSY	0x80000000U
 
@@ -97,6 +99,7 @@ tpstat_index_claim(u32 *slots, unsigned int mask, unsigned int home,
 				return slot - 1;
 			continue;
 		}
+		TPSTAT_RACE_POINT();
 		id = atomic_fetch_add_unless(used, 1, capacity);
 		if (id >= capacity) {
 			/* Free again; waiters read it with acquire. */
@@ -104,6 +107,7 @@ tpstat_index_claim(u32 *slots, unsigned int mask, unsigned int home,
 			break;
 		}
 		fill(owner, id, key);
+		TPSTAT_RACE_POINT();
 		/* The entry is whole before anyone can find its id. */
 		smp_store_release(&slots[i], id + 1);
 		return id;

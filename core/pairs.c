@@ -154,8 +154,11 @@ static void tpstat_pairs_vacate(struct tpstat_pairs *p,
 	struct tpstat_pairs_slot *next;
 
 	next = &p->slots[((unsigned int)(s - p->slots) + 1) & p->mask];
+	TPSTAT_RACE_POINT();
 	if (tpstat_pairs_hold(next, TPSTAT_SLOT_FREE)) {
+		TPSTAT_RACE_POINT();
 		tpstat_pairs_release(s, TPSTAT_SLOT_FREE);
+		TPSTAT_RACE_POINT();
 		tpstat_pairs_release(next, TPSTAT_SLOT_FREE);
 	} else {
 		tpstat_pairs_release(s, TPSTAT_SLOT_GONE);
@@ -184,6 +187,8 @@ tpstat_pairs_find(struct tpstat_pairs *p, u64 key, bool claim, u64 now,
 	for (n = 0; n < window; n++) {
 		struct tpstat_pairs_slot *s = &p->slots[(home + n) & p->mask];
 		int st = tpstat_pairs_settled(s);
+
+		TPSTAT_RACE_POINT();
 
 		if (st == TPSTAT_SLOT_FULL && READ_ONCE(s->key) == key) {
 			if (!tpstat_pairs_hold(s, st)) {
@@ -215,6 +220,7 @@ tpstat_pairs_find(struct tpstat_pairs *p, u64 key, bool claim, u64 now,
 	}
 	if (!claim)
 		return NULL;
+	TPSTAT_RACE_POINT();
 	if (atomic_read(&p->used) >= p->capacity) {
 		if (!old || !tpstat_pairs_hold(old, TPSTAT_SLOT_FULL))
 			return NULL;
@@ -254,6 +260,7 @@ bool tpstat_pairs_start(struct tpstat_pairs *p, u64 key,
 		local_irq_restore(flags);
 		return false;
 	}
+	TPSTAT_RACE_POINT();
 	if (state != TPSTAT_SLOT_FULL)
 		atomic_inc(&p->used);
 	else if (s->key == key)

@@ -91,6 +91,7 @@ tpstat_tasks_vacancy(struct tpstat_tasks *t, struct task_struct *p,
 		struct tpstat_tasks_slot *s = tpstat_tasks_slot(t, home + n);
 		unsigned long k = tpstat_tasks_settled_key(s);
 
+		TPSTAT_RACE_POINT();
 		if (k == (unsigned long)p)
 			return NULL;	/* claimed meanwhile: found next time */
 		if (k == TPSTAT_TASK_FREE || k == TPSTAT_TASK_GONE) {
@@ -135,9 +136,11 @@ static bool tpstat_tasks_claimed_before(struct tpstat_tasks *t,
 	unsigned int i = hash_ptr(p, t->bits);
 	struct tpstat_tasks_slot *s;
 
-	for (s = tpstat_tasks_slot(t, i); s != held; s = tpstat_tasks_slot(t, ++i))
+	for (s = tpstat_tasks_slot(t, i); s != held; s = tpstat_tasks_slot(t, ++i)) {
+		TPSTAT_RACE_POINT();
 		if (tpstat_tasks_settled_key(s) == (unsigned long)p)
 			return true;
+	}
 	return false;
 }
 
@@ -150,8 +153,10 @@ static struct tpstat_task *tpstat_tasks_try_claim(struct tpstat_tasks *t,
 
 	if (atomic_read(&t->used) < t->capacity || tpstat_tasks_evict(t, p))
 		s = tpstat_tasks_vacancy(t, p, &key);
+	TPSTAT_RACE_POINT();
 	if (!s || !tpstat_tasks_hold(s, key))
 		return NULL;
+	TPSTAT_RACE_POINT();
 	if (tpstat_tasks_claimed_before(t, p, s)) {
 		tpstat_tasks_unhold(s, key);
 		return NULL;
@@ -212,8 +217,11 @@ static void tpstat_tasks_release(struct tpstat_tasks *t, struct task_struct *p)
 			continue;
 		}
 		next = tpstat_tasks_slot(t, i + 1);
+		TPSTAT_RACE_POINT();
 		if (tpstat_tasks_hold(next, TPSTAT_TASK_FREE)) {
+			TPSTAT_RACE_POINT();
 			tpstat_tasks_unhold(s, TPSTAT_TASK_FREE);
+			TPSTAT_RACE_POINT();
 			tpstat_tasks_unhold(next, TPSTAT_TASK_FREE);
 		} else {
 			tpstat_tasks_unhold(s, TPSTAT_TASK_GONE);
