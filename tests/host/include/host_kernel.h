@@ -26,32 +26,34 @@
 #include <linux/slab.h>
 #include <linux/types.h>
 
-typedef int64_t s64;
-
 #define __percpu
-#undef __always_inline
-#define __always_inline		inline __attribute__((__always_inline__))
+/* glibc's <sys/cdefs.h> has __always_inline. */
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 
 #define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+/* The kernel's acquire and release, as C11's. */
 #define smp_load_acquire(p)	__atomic_load_n((p), __ATOMIC_ACQUIRE)
+/* The kernel's acquire and release, as C11's. */
 #define smp_store_release(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
 
 /* The value *@ptr had; @n replaced it if that was @o. */
 #define __host_cmpxchg(ptr, o, n, order) ({				\
-	__typeof__(*(ptr)) __old = (o);					\
-	__atomic_compare_exchange_n((ptr), &__old, (n), false, (order),	\
+	__auto_type __ptr = (ptr);					\
+	__typeof__(*__ptr) __old = (o);					\
+	__atomic_compare_exchange_n(__ptr, &__old, (n), false, (order),	\
 				    __ATOMIC_RELAXED);			\
 	__old;								\
 })
 #define cmpxchg(ptr, o, n)	 __host_cmpxchg(ptr, o, n, __ATOMIC_SEQ_CST)
 #define cmpxchg_acquire(ptr, o, n) __host_cmpxchg(ptr, o, n, __ATOMIC_ACQUIRE)
 
-typedef struct {
+struct host_atomic {
 	int counter;
-} atomic_t;
+};
+
+#define atomic_t		struct host_atomic
 
 #define atomic_read(v)		__atomic_load_n(&(v)->counter, __ATOMIC_RELAXED)
 #define atomic_read_acquire(v)	__atomic_load_n(&(v)->counter, __ATOMIC_ACQUIRE)
@@ -73,9 +75,11 @@ static inline int atomic_fetch_add_unless(atomic_t *v, int a, int u)
 	return c;
 }
 
-typedef struct {
+struct host_atomic64 {
 	s64 counter;
-} atomic64_t;
+};
+
+#define atomic64_t		struct host_atomic64
 
 #define atomic64_read(v)	__atomic_load_n(&(v)->counter, __ATOMIC_RELAXED)
 #define atomic64_inc(v)		((void)__atomic_fetch_add(&(v)->counter, 1, __ATOMIC_RELAXED))
@@ -100,7 +104,11 @@ extern __thread int host_nmi;
 
 #define container_of(ptr, type, member)					\
 	((type *)((char *)(ptr) - offsetof(type, member)))
-#define min_t(type, a, b)	((type)(a) < (type)(b) ? (type)(a) : (type)(b))
+#define min_t(type, a, b) ({						\
+	type __a = (a);							\
+	type __b = (b);							\
+	__a < __b ? __a : __b;						\
+})
 
 #define GOLDEN_RATIO_32		0x61C88647U
 #define GOLDEN_RATIO_64		0x61C8864680B583EBULL
@@ -127,8 +135,10 @@ static inline unsigned long roundup_pow_of_two(unsigned long n)
 	return n < 2 ? 1 : 1UL << (ilog2(n - 1) + 1);
 }
 
+/* Messages go to stderr; an export declares nothing anyone uses. */
 #define pr_err(...)		fprintf(stderr, __VA_ARGS__)
-#define EXPORT_SYMBOL_GPL(sym)	extern int __host_exported_##sym
+#define host_export(sym)	extern int __host_exported_##sym
+#define EXPORT_SYMBOL_GPL	host_export
 
 struct list_head {
 	struct list_head *next, *prev;
@@ -136,17 +146,16 @@ struct list_head {
 
 struct seq_file;
 
-static inline __attribute__((format(printf, 2, 3)))
-void seq_printf(struct seq_file *m, const char *fmt, ...)
+static inline void seq_printf(struct seq_file *m, const char *fmt, ...)
 {
 	(void)m;
 	(void)fmt;
 }
 
-/* Aligned as the kernel's, so a pointer's low bits are free. */
+/* Aligned as a long, so a pointer's low bit is free, as the kernel's. */
 struct task_struct {
-	int pid;
-} __attribute__((aligned(64)));
+	long pid;
+};
 
 static inline void *kvcalloc(size_t n, size_t size, int gfp)
 {
