@@ -110,8 +110,10 @@ tpstat_tasks_vacancy(struct tpstat_tasks *t, struct task_struct *p,
 
 	for (n = 0; n < TPSTAT_TASKS_WINDOW; n++) {
 		struct tpstat_tasks_slot *s = tpstat_tasks_slot(t, home + n);
-		unsigned long k = tpstat_tasks_settled_key(s);
+		unsigned long k;
 
+		TPSTAT_RACE_POINT();
+		k = tpstat_tasks_settled_key(s);
 		TPSTAT_RACE_POINT();
 		if (k == (unsigned long)p)
 			return NULL;	/* claimed meanwhile: found next time */

@@ -9,6 +9,10 @@
  *   window of a few instructions opens thousands of times a second; at
  *   some of them the thread plays an NMI that nests in what it was doing
  *   (in_nmi() is a flag of its own), and uses the same table;
+ * - every other round runs the threads one at a time, each race point and
+ *   each wait handing the turn to a thread picked at random: interleavings
+ *   the OS scheduler makes rare (three CPUs each between two steps) come
+ *   as often as any;
  * - every operation is checked against what the threads did, which they
  *   tally themselves: an end pairs with the very start its key saved last,
  *   a start the map still holds is never missed, a start younger than
@@ -133,6 +137,7 @@ void tpstat_counter_print_named(struct seq_file *m,
 #pragma GCC diagnostic pop
 
 #define NTHREADS		8
+#define NTHREADS_MAX		NTHREADS
 #define WATCHDOG_SECONDS	5
 
 static const char *program = "tables-torture";
@@ -174,6 +179,57 @@ static void fail(const char *fmt, ...)
 }
 
 static __thread u64 rng_state;
+static unsigned int pick(unsigned int n);
+
+/*
+ * The serial scheduler: one thread runs at a time, and hands the turn at
+ * random at its race points and waits. A wait that never ends keeps
+ * handing it round, and the watchdog sees no progress.
+ */
+static bool serial;
+static pthread_mutex_t serial_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t serial_cond = PTHREAD_COND_INITIALIZER;
+static int serial_turn;
+static bool serial_running[NTHREADS_MAX];
+
+/* Gives the turn to a running thread at random; unless @leaving, waits for it back. */
+static void serial_switch(bool leaving)
+{
+	int i, n = 0, next = -1;
+
+	pthread_mutex_lock(&serial_lock);
+	if (leaving)
+		serial_running[host_cpu] = false;
+	for (i = 0; i < NTHREADS; i++)
+		n += serial_running[i];
+	if (n) {
+		n = pick(n);
+		for (i = 0; i < NTHREADS; i++)
+			if (serial_running[i] && !n--)
+				next = i;
+	}
+	serial_turn = next;
+	pthread_cond_broadcast(&serial_cond);
+	while (!leaving && serial_turn != host_cpu)
+		pthread_cond_wait(&serial_cond, &serial_lock);
+	pthread_mutex_unlock(&serial_lock);
+}
+
+static void serial_wait_turn(void)
+{
+	pthread_mutex_lock(&serial_lock);
+	while (serial_turn != host_cpu)
+		pthread_cond_wait(&serial_cond, &serial_lock);
+	pthread_mutex_unlock(&serial_lock);
+}
+
+void host_cpu_relax(void)
+{
+	if (serial)
+		serial_switch(false);
+	else
+		sched_yield();
+}
 
 static u64 rnd(void)
 {
@@ -202,6 +258,9 @@ static void host_race_point(void)
 		host_nmi = 1;
 		nmi_hook();
 		host_nmi = 0;
+	} else if (serial) {
+		if (r < 500)
+			serial_switch(false);
 	} else if (r < 300) {
 		sched_yield();
 	} else if (r < 600) {
@@ -223,10 +282,14 @@ static void *thread_main(void *arg)
 
 	host_cpu = cpu;
 	rng_state = 0x9e3779b97f4a7c15ULL * (cpu + 1) ^ (u64)time(NULL);
+	if (serial)
+		serial_wait_turn();
 	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
 		thread_op(cpu);
 		__atomic_fetch_add(&progress[cpu], 1, __ATOMIC_RELAXED);
 	}
+	if (serial)
+		serial_switch(true);
 	__atomic_store_n(&finished[cpu], 1, __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -253,6 +316,9 @@ static void run_threads(const char *part, void (*op)(int cpu), double secs)
 
 	thread_op = op;
 	__atomic_store_n(&stop, 0, __ATOMIC_RELAXED);
+	serial_turn = 0;
+	for (i = 0; i < NTHREADS; i++)
+		serial_running[i] = true;
 	for (i = 0; i < NTHREADS; i++) {
 		progress[i] = 0;
 		finished[i] = 0;
@@ -303,7 +369,9 @@ static void run_part(const char *part, void (*op)(int cpu),
 	do {
 		run_threads(part, op, round);
 		check();
+		serial = !serial;
 	} while (now_seconds() - start < part_seconds);
+	serial = false;
 }
 
 /* Pairing maps. */
@@ -736,6 +804,7 @@ static struct ttask tt[NTASKS];
 static u64 t_claims[NTHREADS], t_releases[NTHREADS];
 static unsigned int t_ntasks;	/* tasks the threads pick from */
 static unsigned int t_free_odds;	/* an owner frees 1 pick in this many */
+static bool t_own;		/* a thread picks only the tasks it frees */
 
 static void tasks_setup(unsigned int capacity, unsigned int ntasks)
 {
@@ -753,6 +822,7 @@ static void tasks_setup(unsigned int capacity, unsigned int ntasks)
 	}
 	t_ntasks = ntasks;
 	t_free_odds = 16;
+	t_own = false;
 	tm.capacity = capacity;
 	tm.stats.nr = TPSTAT_TASKS_STATS;
 	tm.stats.pcpu = tm_counts;
@@ -792,7 +862,7 @@ static void tasks_free(int cpu, int i)
 
 	__atomic_store_n(&tt[i].alive, 0, __ATOMIC_SEQ_CST);
 	while (__atomic_load_n(&tt[i].users, __ATOMIC_SEQ_CST))
-		sched_yield();
+		host_cpu_relax();
 	tpstat_tasks_release(&tm, p);
 	if (tt[i].got)
 		t_releases[cpu]++;
@@ -804,7 +874,7 @@ static void tasks_free(int cpu, int i)
 
 static void tasks_op(int cpu)
 {
-	int i = pick(t_ntasks);
+	int i = t_own ? cpu + NTHREADS * pick(t_ntasks / NTHREADS) : pick(t_ntasks);
 	struct task_struct *p = &tasks[i];
 	struct tpstat_task *w;
 	unsigned int held;
@@ -931,11 +1001,15 @@ static void part_tasks_shared(const char *part)
 	tasks_finish(part);
 }
 
-/* A table whose window wraps around it: 8 slots. */
+/*
+ * A table whose window wraps around it, 2 slots: each thread claims and
+ * frees tasks of its own, over and over.
+ */
 static void part_tasks_small(const char *part)
 {
-	tasks_setup(4, 2 * NTHREADS);
+	tasks_setup(1, 2 * NTHREADS);
 	t_free_odds = 2;
+	t_own = true;
 	nmi_hook = tasks_nmi;
 	run_part(part, tasks_op, tasks_check, 0.1);
 	tasks_finish(part);
@@ -1077,7 +1151,7 @@ static const struct {
 	{ "pairs: a full map with max_age 0 keeps saving new starts", part_pairs_full },
 	{ "pairs: what a full map evicts, in order", part_pairs_order },
 	{ "tasks: first events of a task on many CPUs at once", part_tasks_shared },
-	{ "tasks: a table of 4 tasks, its window wrapping", part_tasks_small },
+	{ "tasks: a table of 1 task, its window wrapping", part_tasks_small },
 	{ "index: claims with NMI lookups nested in them", part_index },
 };
 

@@ -98,8 +98,9 @@ extern __thread int host_nmi;
 #define in_nmi()		host_nmi
 #define local_irq_save(flags)	((flags) = 0)
 #define local_irq_restore(flags) ((void)(flags))
-/* A waiter gives its core to the thread it waits for. */
-#define cpu_relax()		sched_yield()
+/* A waiter gives its turn to the thread it waits for: the test's. */
+void host_cpu_relax(void);
+#define cpu_relax()		host_cpu_relax()
 #define cond_resched()		do { } while (0)
 
 #define container_of(ptr, type, member)					\
