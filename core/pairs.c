@@ -170,11 +170,11 @@ struct tpstat_pairs_victim {
 };
 
 /*
- * Whether the start in @s, seen FULL, may make room for one saved at @now,
- * and is a better victim than *@v: a start saved before the probes were
- * last attached, which no end will pair with, before any other; then,
- * with max_age 0, any start, and with max_age set, one older than it; the
- * oldest first. Read unheld: the hold checks it again.
+ * Makes the start in @s, seen FULL, the victim *@v if it may make room for
+ * one saved at @now and is a better one: a start saved before the probes
+ * were last attached, which no end will pair with, before any other;
+ * then, with max_age 0, any start, and with max_age set, one older than
+ * it; the oldest first. Read unheld: the hold checks it again.
  */
 static void tpstat_pairs_weigh(const struct tpstat_pairs *p,
 			       struct tpstat_pairs_slot *s, u64 now,
