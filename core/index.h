@@ -7,10 +7,24 @@
  *
  * A new key first claims its slot, marked busy by its CPU, then takes an
  * id, writes its entry and publishes the id in the slot. The claim runs
- * with interrupts off and NMIs never claim, so a busy slot is always being
- * finished by another CPU, within a few hundred instructions: a lookup that
- * meets one waits for it rather than guess, and no id is ever lost to a
- * race. A slot never changes once it holds an id.
+ * with interrupts off and NMIs never claim, so outside NMI a busy slot is
+ * always being finished by another CPU, within a few hundred instructions:
+ * a lookup that meets one waits for it rather than guess, and no id is
+ * ever lost to a race. A claim waits only before its own slot is busy, so
+ * no two claims wait on each other.
+ *
+ * A lookup in NMI never waits: the CPU it waits for may be in an NMI of
+ * its own, waiting for this one's claim. It passes a busy slot as one that
+ * holds another key: what is being claimed there is a new key, which an
+ * NMI may not find (its event goes to the owner's "other"), and every key
+ * published beyond it is still found, since only a free slot ends a
+ * lookup.
+ *
+ * Invariants: a slot goes from free to busy (one CPU's claim) to an id, or
+ * back to free when no id is left; a slot never changes once it holds an
+ * id, so a key reached once is reached at the same slot ever after; a key
+ * has one slot, since claims of it wait for one another's outcome before
+ * claiming.
  *
  * What an entry is, and how two compare, is the owner's: these functions
  * are always inlined, so each owner's comparison is inlined too.
@@ -20,8 +34,11 @@
 
 #include <linux/atomic.h>
 #include <linux/compiler.h>
+#include <linux/preempt.h>
 #include <linux/smp.h>
 #include <linux/types.h>
+
+#include "internal.h"
 
 /* A slot being claimed: this bit, and the claiming CPU. */
 #define TPSTAT_INDEX_BUSY	0x80000000U
@@ -33,16 +50,18 @@ typedef bool (*tpstat_index_equal_t)(const void *owner, unsigned int id,
 typedef void (*tpstat_index_fill_t)(void *owner, unsigned int id,
 				    const void *key);
 
-/* What slot @i holds once no other CPU is claiming it. */
+/*
+ * What slot @i holds once no other CPU is claiming it; in NMI, what it
+ * holds now, busy or not.
+ */
 static __always_inline u32 tpstat_index_slot(u32 *slots, unsigned int i)
 {
-	u32 busy_here = TPSTAT_INDEX_BUSY | raw_smp_processor_id();
 	u32 slot;
 
 	/* Pairs with the release that published the id after its entry. */
 	while ((slot = smp_load_acquire(&slots[i])) & TPSTAT_INDEX_BUSY) {
-		/* Our own CPU's claim, which we interrupted (NMI): not ours. */
-		if (slot == busy_here)
+		/* Another CPU may be in NMI too, waiting for us. */
+		if (in_nmi())
 			break;
 		cpu_relax();
 	}
@@ -97,6 +116,7 @@ tpstat_index_claim(u32 *slots, unsigned int mask, unsigned int home,
 				return slot - 1;
 			continue;
 		}
+		TPSTAT_RACE_POINT();
 		id = atomic_fetch_add_unless(used, 1, capacity);
 		if (id >= capacity) {
 			/* Free again; waiters read it with acquire. */
@@ -104,6 +124,7 @@ tpstat_index_claim(u32 *slots, unsigned int mask, unsigned int home,
 			break;
 		}
 		fill(owner, id, key);
+		TPSTAT_RACE_POINT();
 		/* The entry is whole before anyone can find its id. */
 		smp_store_release(&slots[i], id + 1);
 		return id;

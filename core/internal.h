@@ -39,6 +39,16 @@
 
 #define TPSTAT_VERSION	"0.1.0"
 
+/*
+ * A point between two atomic steps of a lock-free table (pairs.c, tasks.c,
+ * index.h), where the host's torture (tests/host/tables-torture.c) yields
+ * or plays an NMI, to open a window of a few instructions thousands of
+ * times a second. Nothing in the module.
+ */
+#ifndef TPSTAT_RACE_POINT
+#define TPSTAT_RACE_POINT()	do { } while (0)
+#endif
+
 extern struct mutex tpstat_mutex;
 extern struct list_head tpstat_sets;
 

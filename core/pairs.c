@@ -3,14 +3,46 @@
  * Pairing maps: open addressing with linear probing over a window of
  * TPSTAT_PAIRS_WINDOW slots from a key's home, shared by all CPUs.
  *
- * Each slot has a state. A CPU makes a slot busy with a cmpxchg before it
- * writes or takes it, and with interrupts off, so a busy slot is always
+ * Each slot has a state: FREE (never used since it was last emptied: no
+ * key lies beyond it), BUSY (one CPU holds it), FULL (a start) or GONE (a
+ * tombstone that lookups pass). A CPU makes a slot BUSY with a cmpxchg
+ * from the state it saw before it writes or takes it, with interrupts
+ * off, and waits for nothing while it holds one, so a BUSY slot is always
  * being finished by another CPU within a few dozen instructions: whoever
- * meets one waits for it. NMIs never touch the map (their starts count as
- * dropped, their ends as unpaired), so they cannot interrupt a holder and
- * then wait for it. An ended start leaves a tombstone that later starts
- * reuse, unless the slot after it is free, when it is free again; the
- * bounded window keeps a lookup bounded however many tombstones there are.
+ * meets one in a scan waits for it. NMIs never touch the map (their starts
+ * count as dropped, their ends as unpaired), so they cannot interrupt a
+ * holder and then wait for it.
+ *
+ * Invariants:
+ * - a FULL slot lies within its key's window, with no FREE slot between
+ *   the key's home and it, so a lookup that stops at the first FREE slot
+ *   never misses a start;
+ * - a slot turns FREE only as the slot before a FREE one that the same CPU
+ *   holds meanwhile (an ended start whose next slot is FREE); so once a
+ *   slot is held, no slot between a home and it can turn FREE;
+ * - @used counts the FULL slots, and the BUSY ones about to be FULL.
+ *
+ * Saving a start scans the window for the key (a second start of it
+ * replaces the first) and for the first empty slot, holds that slot, then
+ * checks that no slot before it turned FREE since the scan saw it (the
+ * key before it ended, and took the FREE slot after it along): that start
+ * would be stranded. On such a change the attempt lets the slot go as a
+ * tombstone, never FREE (a start saved beyond it meanwhile may count on
+ * it), and starts again, a few times at most before the start is counted
+ * dropped.
+ *
+ * A full map keeps following new starts: it evicts a start in the new
+ * key's window, counted as expired: first one saved before the set's
+ * probes were last attached (no end pairs with it), else, with max_age 0,
+ * the oldest start, and with max_age set, the oldest one older than
+ * max_age; if there is none, the new start is dropped. The victim is
+ * chosen unheld, so once held it is checked to be the very start that was
+ * weighed (key, time and attach), not one saved in its slot since. Its
+ * slot takes the new start if no empty slot comes before it.
+ *
+ * Two starts of one key racing on two CPUs may both be saved: the map's
+ * users start a key on one CPU at a time (a pointer just allocated, a pid
+ * being woken), and a second copy would be evicted in time.
  */
 #include <linux/hash.h>
 #include <linux/log2.h>
@@ -128,10 +160,39 @@ static void tpstat_pairs_release(struct tpstat_pairs_slot *s, int state)
 	atomic_set_release(&s->state, state);
 }
 
-static bool tpstat_pairs_expired(const struct tpstat_pairs *p,
-				 const struct tpstat_pairs_slot *s, u64 now)
+/* A start another may be evicted for, when the map is full. */
+struct tpstat_pairs_victim {
+	struct tpstat_pairs_slot *s;
+	u64 key;
+	u64 ts;
+	unsigned int epoch;
+	bool stale;
+};
+
+/*
+ * Makes the start in @s, seen FULL, the victim *@v if it may make room for
+ * one saved at @now and is a better one: a start saved before the probes
+ * were last attached, which no end will pair with, before any other;
+ * then, with max_age 0, any start, and with max_age set, one older than
+ * it; the oldest first. Read unheld: the hold checks it again.
+ */
+static void tpstat_pairs_weigh(const struct tpstat_pairs *p,
+			       struct tpstat_pairs_slot *s, u64 now,
+			       unsigned int epoch, struct tpstat_pairs_victim *v)
 {
-	return p->max_age && now > s->start.ts && now - s->start.ts > p->max_age;
+	unsigned int e = READ_ONCE(s->epoch);
+	u64 ts = READ_ONCE(s->start.ts);
+	bool stale = e != epoch;
+
+	if (!stale && p->max_age && !(now > ts && now - ts > p->max_age))
+		return;
+	if (v->s && (v->stale > stale || (v->stale == stale && v->ts <= ts)))
+		return;
+	v->s = s;
+	v->key = READ_ONCE(s->key);
+	v->ts = ts;
+	v->epoch = e;
+	v->stale = stale;
 }
 
 /* How far from slot @home a lookup meets @s. */
@@ -140,6 +201,29 @@ static unsigned int tpstat_pairs_distance(const struct tpstat_pairs *p,
 					  const struct tpstat_pairs_slot *s)
 {
 	return ((unsigned int)(s - p->slots) - home) & p->mask;
+}
+
+/*
+ * Whether a FREE slot lies between @home and held slot @s, where a lookup
+ * would stop before reaching @s. Once @s is held, no slot before it can
+ * turn FREE (that takes the slot after it FREE, and so on up to @s), so
+ * this settles whether a start saved in @s can be found. It waits for
+ * nothing: a busy slot is not FREE.
+ */
+static bool tpstat_pairs_cut_off(struct tpstat_pairs *p, unsigned int home,
+				 struct tpstat_pairs_slot *s)
+{
+	unsigned int n, d = tpstat_pairs_distance(p, home, s);
+
+	for (n = 0; n < d; n++) {
+		struct tpstat_pairs_slot *before = &p->slots[(home + n) & p->mask];
+
+		TPSTAT_RACE_POINT();
+		/* Pairs with the release that made it FREE before @s was. */
+		if (atomic_read_acquire(&before->state) == TPSTAT_SLOT_FREE)
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -154,8 +238,11 @@ static void tpstat_pairs_vacate(struct tpstat_pairs *p,
 	struct tpstat_pairs_slot *next;
 
 	next = &p->slots[((unsigned int)(s - p->slots) + 1) & p->mask];
+	TPSTAT_RACE_POINT();
 	if (tpstat_pairs_hold(next, TPSTAT_SLOT_FREE)) {
+		TPSTAT_RACE_POINT();
 		tpstat_pairs_release(s, TPSTAT_SLOT_FREE);
+		TPSTAT_RACE_POINT();
 		tpstat_pairs_release(next, TPSTAT_SLOT_FREE);
 	} else {
 		tpstat_pairs_release(s, TPSTAT_SLOT_GONE);
@@ -164,12 +251,13 @@ static void tpstat_pairs_vacate(struct tpstat_pairs *p,
 }
 
 /*
- * Holds the slot of @key, FULL with its start, or with @claim an empty one
- * for it (*@state says which). A full map makes room by evicting the
- * oldest expired start in the window: in its own slot if no empty slot
- * comes before it from @key's home (a lookup stops at the first FREE
- * slot), else it leaves a tombstone and the first empty slot is taken.
- * NULL if no slot could be had.
+ * Holds the slot of @key, FULL with its start, or with @claim one for a
+ * new start of it (*@state says what it held): the first empty slot from
+ * @key's home, before the first FREE one, since a lookup stops there. A
+ * full map first evicts the best victim in the window (see
+ * tpstat_pairs_weigh()), whose slot is taken if no empty slot comes before
+ * it. NULL if no slot could be had, or if another CPU changed what the
+ * attempt relied on: then the caller may try again.
  */
 static __always_inline struct tpstat_pairs_slot *
 tpstat_pairs_find(struct tpstat_pairs *p, u64 key, bool claim, u64 now,
@@ -178,13 +266,18 @@ tpstat_pairs_find(struct tpstat_pairs *p, u64 key, bool claim, u64 now,
 	unsigned int window = min_t(size_t, TPSTAT_PAIRS_WINDOW,
 				    tpstat_pairs_nr_slots(p));
 	unsigned int home = hash_64(key, p->bits), n;
-	struct tpstat_pairs_slot *empty = NULL, *old = NULL;
+	unsigned int epoch = READ_ONCE(p->data.set->epoch);
+	bool full = claim && atomic_read(&p->used) >= p->capacity;
+	struct tpstat_pairs_victim victim = { .s = NULL };
+	struct tpstat_pairs_slot *empty = NULL, *s;
 	int empty_state = TPSTAT_SLOT_FREE;
 
 	for (n = 0; n < window; n++) {
-		struct tpstat_pairs_slot *s = &p->slots[(home + n) & p->mask];
-		int st = tpstat_pairs_settled(s);
+		int st;
 
+		s = &p->slots[(home + n) & p->mask];
+		st = tpstat_pairs_settled(s);
+		TPSTAT_RACE_POINT();
 		if (st == TPSTAT_SLOT_FULL && READ_ONCE(s->key) == key) {
 			if (!tpstat_pairs_hold(s, st)) {
 				n--;	/* changed meanwhile: look again */
@@ -197,70 +290,91 @@ tpstat_pairs_find(struct tpstat_pairs *p, u64 key, bool claim, u64 now,
 			tpstat_pairs_release(s, st);
 			continue;
 		}
-		if (!claim) {
-			if (st == TPSTAT_SLOT_FREE)
-				break;
-			continue;
-		}
-		if (st != TPSTAT_SLOT_FULL && !empty) {
+		if (claim && st != TPSTAT_SLOT_FULL && !empty) {
 			empty = s;
 			empty_state = st;
-		} else if (st == TPSTAT_SLOT_FULL && tpstat_pairs_expired(p, s, now) &&
-			   (!old || s->start.ts < old->start.ts)) {
-			old = s;
 		}
-		/* No key lies beyond; when full, look on for an expired start. */
-		if (st == TPSTAT_SLOT_FREE && atomic_read(&p->used) < p->capacity)
+		/* No key lies beyond; when full, look on for a victim. */
+		if (st == TPSTAT_SLOT_FREE && !full)
 			break;
+		if (st == TPSTAT_SLOT_FULL && full)
+			tpstat_pairs_weigh(p, s, now, epoch, &victim);
 	}
 	if (!claim)
 		return NULL;
-	if (atomic_read(&p->used) >= p->capacity) {
-		if (!old || !tpstat_pairs_hold(old, TPSTAT_SLOT_FULL))
+	TPSTAT_RACE_POINT();
+	if (full) {
+		s = victim.s;
+		if (!s || !tpstat_pairs_hold(s, TPSTAT_SLOT_FULL))
 			return NULL;
-		tpstat_pairs_count(p, TPSTAT_PAIRS_EXPIRED);
-		if (!empty || tpstat_pairs_distance(p, home, old) <
-			      tpstat_pairs_distance(p, home, empty)) {
-			*state = TPSTAT_SLOT_FULL;
-			return old;
+		/* Still the start that was weighed, not one saved since. */
+		if (s->key != victim.key || s->start.ts != victim.ts ||
+		    s->epoch != victim.epoch) {
+			tpstat_pairs_release(s, TPSTAT_SLOT_FULL);
+			return NULL;
 		}
-		tpstat_pairs_vacate(p, old);
+		if (!empty || tpstat_pairs_distance(p, home, s) <
+			      tpstat_pairs_distance(p, home, empty)) {
+			if (tpstat_pairs_cut_off(p, home, s)) {
+				tpstat_pairs_release(s, TPSTAT_SLOT_FULL);
+				return NULL;
+			}
+			tpstat_pairs_count(p, TPSTAT_PAIRS_EXPIRED);
+			*state = TPSTAT_SLOT_FULL;
+			return s;
+		}
+		tpstat_pairs_count(p, TPSTAT_PAIRS_EXPIRED);
+		tpstat_pairs_vacate(p, s);
 	}
-	if (empty && tpstat_pairs_hold(empty, empty_state)) {
-		*state = empty_state;
-		return empty;
+	if (!empty || !tpstat_pairs_hold(empty, empty_state))
+		return NULL;
+	/*
+	 * A slot before it turned FREE since it was seen (ABA: the key before
+	 * it ended, and the next slot was found FREE): a start saved here
+	 * would be stranded. Never FREE again from here, for a start saved
+	 * meanwhile beyond it may have counted on it.
+	 */
+	if (tpstat_pairs_cut_off(p, home, empty)) {
+		tpstat_pairs_release(empty, TPSTAT_SLOT_GONE);
+		return NULL;
 	}
-	return NULL;
+	*state = empty_state;
+	return empty;
 }
+
+/* Tries of a start whose slot other CPUs kept changing. */
+#define TPSTAT_PAIRS_TRIES	3
 
 bool tpstat_pairs_start(struct tpstat_pairs *p, u64 key,
 			const struct tpstat_pair *start)
 {
-	struct tpstat_pairs_slot *s;
+	struct tpstat_pairs_slot *s = NULL;
 	unsigned long flags;
-	int state;
+	int state, tries;
 
 	if (in_nmi()) {
 		tpstat_pairs_count(p, TPSTAT_PAIRS_DROPPED);
 		return false;
 	}
 	local_irq_save(flags);
-	s = tpstat_pairs_find(p, key, true, start->ts, &state);
-	/* Another CPU took the empty slot first: look again, once. */
-	if (!s)
+	for (tries = 0; !s && tries < TPSTAT_PAIRS_TRIES; tries++)
 		s = tpstat_pairs_find(p, key, true, start->ts, &state);
 	if (!s) {
 		tpstat_pairs_count(p, TPSTAT_PAIRS_DROPPED);
 		local_irq_restore(flags);
 		return false;
 	}
+	TPSTAT_RACE_POINT();
 	if (state != TPSTAT_SLOT_FULL)
 		atomic_inc(&p->used);
 	else if (s->key == key)
 		tpstat_pairs_count(p, TPSTAT_PAIRS_REPLACED);
-	s->key = key;
-	s->start = *start;
-	s->epoch = READ_ONCE(p->data.set->epoch);
+	/* Read unheld by CPUs weighing a victim. */
+	WRITE_ONCE(s->key, key);
+	WRITE_ONCE(s->start.ts, start->ts);
+	s->start.a = start->a;
+	s->start.b = start->b;
+	WRITE_ONCE(s->epoch, READ_ONCE(p->data.set->epoch));
 	tpstat_pairs_release(s, TPSTAT_SLOT_FULL);
 	tpstat_pairs_count(p, TPSTAT_PAIRS_STARTED);
 	local_irq_restore(flags);

@@ -3,15 +3,36 @@
  * Task tables: open addressing with linear probing over a window of
  * TPSTAT_TASKS_WINDOW slots from a task's home, shared by all CPUs.
  *
- * A slot's key is its task, or FREE, BUSY or GONE. Finding a task reads
- * keys only. Claiming and releasing make a slot BUSY with a cmpxchg, with
- * interrupts off, so a busy slot is always being finished by another CPU
- * within a few dozen instructions: whoever meets one waits, but in NMI,
- * which never claims nor waits (it could have interrupted the holder).
- * A claim checks, once its slot is held, that no other CPU claimed the
- * same task meanwhile in a slot nearer home, so a task never has two.
- * A released slot is FREE again if the one after it is, else GONE, for
- * lookups to pass.
+ * A slot's key is its task, FREE (never used since it was last emptied:
+ * no task lies beyond it), GONE (a tombstone that lookups pass), BUSY (a
+ * CPU is releasing or evicting it) or a task with TPSTAT_TASK_BUSY set (a
+ * CPU is claiming it for that task). Finding a task reads keys only.
+ * Claiming, releasing and evicting change a key with a cmpxchg from the
+ * value seen, with interrupts off, and none of them waits for anything
+ * while its slot is held, so a held slot is always being finished by
+ * another CPU within a few dozen instructions: a scan that meets one waits
+ * for it, but in NMI, which never claims nor waits (it could have
+ * interrupted the holder, or the holder could be in an NMI of its own).
+ *
+ * Invariants:
+ * - a task lies within its window, with no FREE slot between its home and
+ *   it, so a lookup that stops at the first FREE slot finds it;
+ * - a slot turns FREE only as the slot before a FREE one that the same CPU
+ *   holds meanwhile (a released task whose next slot is FREE); so once a
+ *   slot is held, no slot between a home and it can turn FREE;
+ * - a task has one slot;
+ * - @used counts the slots that hold a task.
+ *
+ * A claim takes the first vacant slot (FREE or GONE) from home, marked
+ * with the task and the busy bit, then, without waiting, checks the whole
+ * window: if another slot holds the task, or is being claimed for it, or
+ * a slot before its own turned FREE since the scan (the task before it
+ * was released, and took the FREE slot after it along), it lets the slot
+ * go as a tombstone and gives up: the claim's cmpxchg is a full barrier,
+ * so of two racing claims of one task at least one sees the other (both
+ * may give up: then the event finds no words, counted as dropped). A slot
+ * given up is never FREE again: a task claimed meanwhile beyond it may
+ * count on it.
  */
 #include <linux/log2.h>
 #include <linux/mm.h>
@@ -40,7 +61,7 @@ static unsigned long tpstat_tasks_settled_key(struct tpstat_tasks_slot *s)
 	unsigned long key;
 
 	/* Pairs with the release that ended the other CPU's hold. */
-	while ((key = smp_load_acquire(&s->key)) == TPSTAT_TASK_BUSY)
+	while ((key = smp_load_acquire(&s->key)) & TPSTAT_TASK_BUSY)
 		cpu_relax();
 	return key;
 }
@@ -89,8 +110,11 @@ tpstat_tasks_vacancy(struct tpstat_tasks *t, struct task_struct *p,
 
 	for (n = 0; n < TPSTAT_TASKS_WINDOW; n++) {
 		struct tpstat_tasks_slot *s = tpstat_tasks_slot(t, home + n);
-		unsigned long k = tpstat_tasks_settled_key(s);
+		unsigned long k;
 
+		TPSTAT_RACE_POINT();
+		k = tpstat_tasks_settled_key(s);
+		TPSTAT_RACE_POINT();
 		if (k == (unsigned long)p)
 			return NULL;	/* claimed meanwhile: found next time */
 		if (k == TPSTAT_TASK_FREE || k == TPSTAT_TASK_GONE) {
@@ -127,17 +151,35 @@ static bool tpstat_tasks_evict(struct tpstat_tasks *t, struct task_struct *p)
 	return false;
 }
 
-/* Whether a slot nearer @p's home than @held holds @p. */
-static bool tpstat_tasks_claimed_before(struct tpstat_tasks *t,
-					struct task_struct *p,
-					struct tpstat_tasks_slot *held)
+/*
+ * Whether held slot @held may not become @p's: another slot of @p's window
+ * holds @p or is being claimed for it, or a slot before @held is FREE, so
+ * that a lookup would stop before it. Waits for nothing.
+ */
+static bool tpstat_tasks_contested(struct tpstat_tasks *t,
+				   struct task_struct *p,
+				   struct tpstat_tasks_slot *held)
 {
-	unsigned int i = hash_ptr(p, t->bits);
-	struct tpstat_tasks_slot *s;
+	unsigned int i = hash_ptr(p, t->bits), n;
+	unsigned int window = min_t(size_t, TPSTAT_TASKS_WINDOW,
+				    tpstat_tasks_nr_slots(t));
+	bool before = true;
 
-	for (s = tpstat_tasks_slot(t, i); s != held; s = tpstat_tasks_slot(t, ++i))
-		if (tpstat_tasks_settled_key(s) == (unsigned long)p)
+	for (n = 0; n < window; n++, i++) {
+		struct tpstat_tasks_slot *s = tpstat_tasks_slot(t, i);
+		unsigned long k;
+
+		if (s == held) {
+			before = false;
+			continue;
+		}
+		TPSTAT_RACE_POINT();
+		/* Pairs with the release that published or freed the key. */
+		k = smp_load_acquire(&s->key);
+		if ((k & ~TPSTAT_TASK_BUSY) == (unsigned long)p ||
+		    (before && k == TPSTAT_TASK_FREE))
 			return true;
+	}
 	return false;
 }
 
@@ -145,20 +187,24 @@ static bool tpstat_tasks_claimed_before(struct tpstat_tasks *t,
 static struct tpstat_task *tpstat_tasks_try_claim(struct tpstat_tasks *t,
 						  struct task_struct *p)
 {
-	struct tpstat_tasks_slot *s = NULL;
+	unsigned long claiming = (unsigned long)p | TPSTAT_TASK_BUSY;
 	unsigned long key = TPSTAT_TASK_FREE;
+	struct tpstat_tasks_slot *s = NULL;
 
 	if (atomic_read(&t->used) < t->capacity || tpstat_tasks_evict(t, p))
 		s = tpstat_tasks_vacancy(t, p, &key);
-	if (!s || !tpstat_tasks_hold(s, key))
+	TPSTAT_RACE_POINT();
+	/* A full barrier: a racing claim of @p sees this one, or it sees that. */
+	if (!s || cmpxchg(&s->key, key, claiming) != key)
 		return NULL;
-	if (tpstat_tasks_claimed_before(t, p, s)) {
-		tpstat_tasks_unhold(s, key);
+	TPSTAT_RACE_POINT();
+	if (tpstat_tasks_contested(t, p, s)) {
+		tpstat_tasks_unhold(s, TPSTAT_TASK_GONE);
 		return NULL;
 	}
 	atomic_inc(&t->used);
 	memset(&s->task, 0, sizeof(s->task));
-	s->epoch = READ_ONCE(*t->epoch);
+	WRITE_ONCE(s->epoch, READ_ONCE(*t->epoch));
 	/* The words are zero before anyone can find them. */
 	tpstat_tasks_unhold(s, (unsigned long)p);
 	tpstat_tasks_count(t, TPSTAT_TASKS_CLAIMED);
@@ -170,8 +216,10 @@ struct tpstat_task *__tpstat_task_claim(struct tpstat_tasks *t,
 {
 	struct tpstat_task *task = NULL;
 	unsigned long flags;
+	int tries;
 
-	if (!in_nmi()) {
+	/* Once more if two claims of @p both gave up. */
+	for (tries = 0; !task && !in_nmi() && tries < 2; tries++) {
 		local_irq_save(flags);
 		task = tpstat_tasks_try_claim(t, p);
 		local_irq_restore(flags);
@@ -212,8 +260,11 @@ static void tpstat_tasks_release(struct tpstat_tasks *t, struct task_struct *p)
 			continue;
 		}
 		next = tpstat_tasks_slot(t, i + 1);
+		TPSTAT_RACE_POINT();
 		if (tpstat_tasks_hold(next, TPSTAT_TASK_FREE)) {
+			TPSTAT_RACE_POINT();
 			tpstat_tasks_unhold(s, TPSTAT_TASK_FREE);
+			TPSTAT_RACE_POINT();
 			tpstat_tasks_unhold(next, TPSTAT_TASK_FREE);
 		} else {
 			tpstat_tasks_unhold(s, TPSTAT_TASK_GONE);

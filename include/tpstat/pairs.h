@@ -23,8 +23,13 @@ enum tpstat_pairs_stat {
 	TPSTAT_PAIRS_PAIRED,	/* ends that found their start */
 	/* ends with no start, or one saved before the probes were attached */
 	TPSTAT_PAIRS_UNPAIRED,
-	TPSTAT_PAIRS_DROPPED,	/* starts not saved: full, or in NMI */
-	TPSTAT_PAIRS_EXPIRED,	/* starts older than max_age, never ended */
+	/* starts not saved: in NMI, or full with nothing to evict */
+	TPSTAT_PAIRS_DROPPED,
+	/*
+	 * starts evicted from a full map for new ones: saved before the probes
+	 * were last attached, else the oldest (older than max_age, if set)
+	 */
+	TPSTAT_PAIRS_EXPIRED,
 	TPSTAT_PAIRS_STATS
 };
 
@@ -45,9 +50,11 @@ struct tpstat_pairs_slot;
 /**
  * struct tpstat_pairs - a pairing map
  * @capacity: starts it may hold at once
- * @max_age: a start older than this, in the probe's clock, may be evicted
- *           to make room, as one whose end will never come (a task that
- *           exits while queued); 0 keeps starts until taken
+ * @max_age: when the map is full, only a start older than this, in the
+ *           probe's clock, may be evicted for a new one, as one whose end
+ *           will never come (a task that exits while queued); 0: the
+ *           oldest start is, whatever its age (an end missed where no
+ *           tracepoint fires must not fill the map for good)
  * @stats: private: its counts, one counter per enum tpstat_pairs_stat
  * @slots: private: the map, which outlives every generation
  * @mask: private: slots - 1
@@ -59,7 +66,9 @@ struct tpstat_pairs_slot;
  * data. A reset zeroes the counts, not the starts: an end after a reset
  * still finds the start from before it. A start saved before the set's
  * probes were last attached is never paired: what came in between is
- * unknown.
+ * unknown; a full map evicts such starts before any other. A full map
+ * evicts only within the new key's window, the slots its lookup visits,
+ * and counts each eviction as expired.
  */
 struct tpstat_pairs {
 	unsigned int capacity;
@@ -86,7 +95,8 @@ extern const struct tpstat_data_ops tpstat_pairs_ops;
  * @key: any u64
  * @start: what to save; its @ts also ages it
  *
- * Any context; in NMI nothing is saved (counted as dropped).
+ * Any context; in NMI nothing is saved (counted as dropped). A full map
+ * evicts a start for it (see struct tpstat_pairs), or drops it.
  *
  * Return: false if the start was dropped.
  */

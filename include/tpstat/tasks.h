@@ -90,9 +90,13 @@ extern const struct tpstat_data_ops tpstat_tasks_ops;
 	{ .capacity = (cap), .stats = TPSTAT_COUNTERS(TPSTAT_TASKS_STATS), \
 	  .data.ops = &tpstat_tasks_ops }
 
-/* What the state of a slot's key may be, besides a task. */
+/*
+ * What the state of a slot's key may be, besides a task; a task's pointer
+ * with TPSTAT_TASK_BUSY set is a claim of it in progress (task_structs are
+ * aligned: the bit is free).
+ */
 #define TPSTAT_TASK_FREE	0UL	/* never used: no task lies beyond */
-#define TPSTAT_TASK_BUSY	1UL	/* a CPU is claiming or releasing it */
+#define TPSTAT_TASK_BUSY	1UL	/* a CPU is releasing or evicting it */
 #define TPSTAT_TASK_GONE	2UL	/* released: look further */
 
 /* Slots from a task's home that may hold it. */
@@ -107,7 +111,7 @@ struct tpstat_tasks_slot {
 /* Claims @p's words; NULL if it cannot (counted). */
 struct tpstat_task *__tpstat_task_claim(struct tpstat_tasks *t,
 					struct task_struct *p);
-/* Waits out a slot another CPU holds busy; NULL in NMI. */
+/* Waits out a slot another CPU holds or claims; NULL in NMI. */
 struct tpstat_tasks_slot *__tpstat_tasks_settle(struct tpstat_tasks *t,
 						struct tpstat_tasks_slot *s);
 
@@ -147,7 +151,7 @@ tpstat_task_find(struct tpstat_tasks *t, struct task_struct *p)
 			return __tpstat_task_words(t, s);
 		if (key == TPSTAT_TASK_FREE)
 			return NULL;
-		if (unlikely(key == TPSTAT_TASK_BUSY)) {
+		if (unlikely(key & TPSTAT_TASK_BUSY)) {
 			if (!__tpstat_tasks_settle(t, s))
 				return NULL;
 			n--;	/* look at it again */

@@ -11,5 +11,6 @@
 typedef uint8_t u8;
 typedef uint32_t u32;
 typedef uint64_t u64;
+typedef int64_t s64;
 
 #endif

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What the tables take from <linux/hash.h>: see host_kernel.h. */
+#include <host_kernel.h>
