@@ -99,7 +99,10 @@ static __always_inline bool net_pass(const struct net_device *dev,
 	return !prog || __tpstat_net_pass(prog, dev, len, protocol);
 }
 
-/* The same for a packet whose length is wanted for the filter alone. */
+/*
+ * The same for a packet whose length is wanted for the filter alone, and
+ * whose skb->dev is its device: not for one being freed (drop.c).
+ */
 static __always_inline bool net_pass_skb(const struct sk_buff *skb)
 {
 	const struct tpstat_filter_prog *prog = tpstat_filter_prog(&tpstat_net_filter);
