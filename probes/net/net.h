@@ -46,6 +46,7 @@ extern struct tpstat_keyed tpstat_net_devices;		/* lengths per direction */
 extern struct tpstat_keyed tpstat_net_queue_devices;	/* queueing time */
 extern struct tpstat_hist tpstat_net_queue;		/* queueing time */
 extern struct tpstat_pairs tpstat_net_queued;		/* by skb */
+extern struct tpstat_scratch tpstat_net_xmit_frames;	/* per CPU */
 extern struct tpstat_keyed tpstat_net_reasons;		/* dropped lengths */
 extern struct tpstat_keyed tpstat_net_drop_sites;	/* dropped lengths */
 extern struct tpstat_filter tpstat_net_filter;
