@@ -6,10 +6,11 @@
 # one still counting exactly; UDP to a closed port dropped as NO_SOCKET in
 # __udp4_lib_rcv, as many as /proc/net/snmp's NoPorts grew by; a dummy
 # device made and deleted in the window, its row kept under its name; the
-# lo of another network namespace in a row of its own; the
+# lo of another network namespace in a row of its own, and of two made one
+# after the other, which may share an inode number, two rows; the
 # README's filter over UDP datagrams read back, whose frees have no device.
 
-plan 33
+plan 34
 
 NET=$TP/net
 
@@ -127,6 +128,24 @@ is "with its 2 pings" "$(awk -F '[ .@]' '
 	$1 == "dev" && $2 == "lo" && $3 == 1 && $4 != "" && $5 == "rx_packets" {
 		print $NF }' $NET/stats)" 4
 is "beside this namespace's lo, with its one" "$(net_dev lo.1)" "2 284 2 284"
+
+# A namespace's inode number goes back to the kernel's pool when it dies
+# (ns_free_inum(), an IDA that hands out its lowest free number), so the
+# next namespace made usually gets it again: each must still have a row of
+# its own. The first is gone once its cleanup (a work item) has run.
+ns_ping() {
+	unshare -n sh -c "ip link set lo up; readlink /proc/self/ns/net
+		ping -A -q -c $1 -s 100 127.0.0.1 > /dev/null"
+}
+echo 1 > $NET/reset
+ns1=$(ns_ping 2)
+sleep 2
+ns2=$(ns_ping 3)
+echo "# the namespaces' inodes: $ns1 and $ns2"
+is "two namespaces one after the other: two rows of their own, with 2 and 3 pings" \
+	"$(awk -F '[ .@]' '
+	$1 == "dev" && $2 == "lo" && $3 == 1 && $4 != "" && $5 == "rx_packets" &&
+	$NF > 0 { print $NF }' $NET/stats | sort -n | xargs)" "4 6"
 
 # A packet freed has no device: by then the field that held it holds
 # other state, such as a UDP datagram's, kept there once it is queued to
