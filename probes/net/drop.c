@@ -4,6 +4,14 @@
  * dropped them, and packets consumed (freed once used), which are not
  * drops.
  *
+ * A packet being freed has no device, whatever skb->dev holds: by then
+ * that word is often reused. UDP keeps its receive state there from the
+ * time a datagram is queued to its socket (udp_set_dev_scratch()) until it
+ * is read and freed (__consume_stateless_skb()); TCP's out-of-order queue
+ * and IP fragments being reassembled keep it in an rb-tree node (rbnode)
+ * over the same word. So neither probe reads it: a filter sees the
+ * device's fields (dev, ifindex, netns) as 0.
+ *
  * A reason is named as the running kernel names it, from its own table,
  * never from a copy of one version's enum: the list grows with every
  * release, and from 6.4 a reason's high 16 bits name a subsystem with a
@@ -51,12 +59,21 @@ static const char *net_reason_name(enum skb_drop_reason reason, char *buf)
 	return name;
 }
 
+/* The filter's verdict on a freed packet, its length read only for it. */
+static __always_inline bool net_pass_freed(const struct sk_buff *skb)
+{
+	const struct tpstat_filter_prog *prog = tpstat_filter_prog(&tpstat_net_filter);
+
+	return !prog || __tpstat_net_pass(prog, NULL, net_skb_len(skb),
+					  skb->protocol);
+}
+
 TPSTAT_KFREE_SKB_PROBE(tpstat_net_kfree_skb)
 {
 	unsigned int len = net_skb_len(skb);
 	char name[NET_REASON_NAME];
 
-	if (!net_pass(skb->dev, len, skb->protocol))
+	if (!net_pass(NULL, len, skb->protocol))
 		return;
 	tpstat_probe_hit(data);
 	tpstat_counter_inc_at(&tpstat_net_events, NET_DROPPED);
@@ -67,7 +84,7 @@ TPSTAT_KFREE_SKB_PROBE(tpstat_net_kfree_skb)
 
 TPSTAT_CONSUME_SKB_PROBE(tpstat_net_consume_skb)
 {
-	if (!net_pass_skb(skb))
+	if (!net_pass_freed(skb))
 		return;
 	tpstat_probe_hit(data);
 	tpstat_counter_inc_at(&tpstat_net_events, NET_CONSUMED);

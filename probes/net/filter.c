@@ -30,8 +30,9 @@ struct tpstat_filter tpstat_net_filter = TPSTAT_FILTER(tpstat_net_fields);
 			 BIT_ULL(NET_DEV) | BIT_ULL(NET_DEV_HI))
 
 /*
- * An event with no device (a packet freed after it left one) has none:
- * its device's fields are 0. Slots the program does not read stay unset.
+ * An event with no device (a packet being freed, whose skb->dev may hold
+ * something else by then: drop.c) passes NULL: its device's fields are 0.
+ * Slots the program does not read stay unset.
  */
 bool __tpstat_net_pass(const struct tpstat_filter_prog *prog,
 		       const struct net_device *dev, unsigned int len,

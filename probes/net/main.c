@@ -64,6 +64,7 @@ static struct tpstat_data *const tpstat_net_data[] = {
 	&tpstat_net_queue_devices.data,
 	&tpstat_net_queue.data,
 	&tpstat_net_queued.data,
+	&tpstat_net_xmit_frames.data,
 	&tpstat_net_reasons.data,
 	&tpstat_net_drop_sites.data,
 	&tpstat_net_filter.data,

@@ -46,18 +46,27 @@ extern struct tpstat_keyed tpstat_net_devices;		/* lengths per direction */
 extern struct tpstat_keyed tpstat_net_queue_devices;	/* queueing time */
 extern struct tpstat_hist tpstat_net_queue;		/* queueing time */
 extern struct tpstat_pairs tpstat_net_queued;		/* by skb */
+extern struct tpstat_scratch tpstat_net_xmit_frames;	/* per CPU */
 extern struct tpstat_keyed tpstat_net_reasons;		/* dropped lengths */
 extern struct tpstat_keyed tpstat_net_drop_sites;	/* dropped lengths */
 extern struct tpstat_filter tpstat_net_filter;
 
+/*
+ * A network namespace is known by its cookie, which the kernel gives it
+ * when it is made (1 for the initial one) from a 64-bit count it never
+ * reuses while it runs. Not by its inode number: that goes back to a pool
+ * when the namespace dies (ns_free_inum(), an IDA handing out its lowest
+ * free number), and the next namespace made usually gets it again.
+ */
 static inline u64 net_netns(const struct net_device *dev)
 {
-	return dev_net(dev)->ns.inum;
+	return dev_net(dev)->net_cookie;
 }
 
 /*
  * A device is keyed by its ifindex and network namespace: two namespaces'
- * lo are two devices, and one renamed is still one. Its label is its name
+ * lo are two devices, one renamed is still one, and the lo of a namespace
+ * made after another died is not the dead one's. Its label is its name
  * when first seen, so a device gone keeps its row, named as it was.
  */
 static __always_inline struct tpstat_key_ref
@@ -99,7 +108,10 @@ static __always_inline bool net_pass(const struct net_device *dev,
 	return !prog || __tpstat_net_pass(prog, dev, len, protocol);
 }
 
-/* The same for a packet whose length is wanted for the filter alone. */
+/*
+ * The same for a packet whose length is wanted for the filter alone, and
+ * whose skb->dev is its device: not for one being freed (drop.c).
+ */
 static __always_inline bool net_pass_skb(const struct sk_buff *skb)
 {
 	const struct tpstat_filter_prog *prog = tpstat_filter_prog(&tpstat_net_filter);

@@ -39,7 +39,10 @@ static u64 net_row_netns(const struct tpstat_keyed_row *row)
 	return row->key.w[1];
 }
 
-/* Devices by namespace, then ifindex, as ip link lists them. */
+/*
+ * Devices by namespace, then ifindex, as ip link lists them: the initial
+ * namespace first, whose cookie is the first given.
+ */
 static int net_row_cmp(const void *a, const void *b)
 {
 	const struct tpstat_keyed_row *x = a, *y = b;
@@ -69,7 +72,7 @@ static void net_row_word(char *buf, size_t size, const struct tpstat_keyed *k,
 	tpstat_stats_word(name, sizeof(name), row->label);
 	if (net_row_other(k, row))
 		snprintf(buf, size, "%s", name);
-	else if (net_row_netns(row) == init_net.ns.inum)
+	else if (net_row_netns(row) == init_net.net_cookie)
 		snprintf(buf, size, "%s.%llu", name, net_row_ifindex(row));
 	else
 		snprintf(buf, size, "%s.%llu@%llu", name, net_row_ifindex(row),
