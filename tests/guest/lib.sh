@@ -95,6 +95,16 @@ kmsg_lines() { dmesg | wc -l; }
 # Kernel log lines since line N.
 kmsg_since() { dmesg | tail -n "+$(($1 + 1))"; }
 
+# kmsg_noise N: N lines in the kernel log from none of tpstat's modules,
+# written on purpose inside a window whose lines a test counts.
+kmsg_noise() {
+	noise_i=0
+	while [ "$noise_i" -lt "$1" ]; do
+		echo "$T: a line of no tpstat module's ($noise_i)" > /dev/kmsg
+		noise_i=$((noise_i + 1))
+	done
+}
+
 # Loads every module of the payload in an order their symbols allow: each
 # pass loads what it can, until a pass loads nothing more. A module that
 # never loads is a failure, with the error its last load got.
