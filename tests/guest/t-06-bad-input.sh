@@ -11,7 +11,7 @@ refused() {
 	lines=$(kmsg_lines)
 	is "$1" "$(write_error "$2" "$3")" "${4:-EINVAL}"
 	kmsg_noise 1
-	within "$1: at most one log line" $(($(kmsg_lines) - lines)) 0 1
+	within "$1: at most one log line" "$(kmsg_ours_since "$lines" | wc -l)" 0 1
 }
 
 load tpstat
@@ -75,7 +75,7 @@ refused_load() {
 	lines=$(kmsg_lines)
 	is "$1" "$(load_error "$2" "$3")" "$4"
 	kmsg_noise 1
-	within "$1: at most one log line" $(($(kmsg_lines) - lines)) 0 1
+	within "$1: at most one log line" "$(kmsg_ours_since "$lines" | wc -l)" 0 1
 }
 for p in tracepoints=bad-name tracepoints=a,b-c tracepoints=a,b,a \
 	max_tracepoints=0 max_tracepoints=4097 max_tracepoints=-1 \
