@@ -95,6 +95,23 @@ kmsg_lines() { dmesg | wc -l; }
 # Kernel log lines since line N.
 kmsg_since() { dmesg | tail -n "+$(($1 + 1))"; }
 
+# The kernel log lines since line N that tpstat's modules printed: each
+# begins with its module's name ("tpstat: ", "tpstat_count: "), as the
+# kernel's module loader begins its own about a module. A check that counts
+# lines in a window counts these: any other line of the kernel's may land
+# in the window too (it did, on the debug kernel).
+kmsg_ours_since() { kmsg_since "$1" | grep -E '(^|[]] )tpstat[a-z0-9_]*: '; }
+
+# kmsg_noise N: N lines in the kernel log from none of tpstat's modules,
+# written on purpose inside a window whose lines a test counts.
+kmsg_noise() {
+	noise_i=0
+	while [ "$noise_i" -lt "$1" ]; do
+		echo "$T: a line of no tpstat module's ($noise_i)" > /dev/kmsg
+		noise_i=$((noise_i + 1))
+	done
+}
+
 # Loads every module of the payload in an order their symbols allow: each
 # pass loads what it can, until a pass loads nothing more. A module that
 # never loads is a failure, with the error its last load got.

@@ -51,7 +51,7 @@ stack/control|!nosuch|ENOENT
 CASES
 ncases=$(wc -l < /tmp/cases)
 
-plan $((65 + ncases + ${raise:-0}))
+plan $((66 + ncases + ${raise:-0}))
 
 # ctl LINE: what one write of LINE and a newline to the control file gets;
 # ctl_raw FORMAT: of FORMAT as printf makes it, nothing added.
@@ -204,6 +204,15 @@ for f in $(find $TP -type f ! -perm /222); do
 	cat "$f" > /dev/null || bad="$bad ${f#$TP/}"
 done
 is "each of the $n read-only files reads" "$bad" ""
+# A loop that ran no time would pass: as many as ls lists without a write
+# bit must have been read, each kind of read-only file among them.
+want=$(ls -lR $TP | awk '/^-/ && $1 !~ /w/' | wc -l)
+missing=
+for f in probes test/stats test/hist test/table count/counts count/mine/counts \
+	net/devices stack/tpstat_test_fire/stacks; do
+	[ -f $TP/$f ] && [ -z "$(find $TP/$f -perm /222)" ] || missing="$missing $f"
+done
+is "they are the $want read-only files ls lists, each kind among them" "$n$missing" "$want"
 
 # Errors: each case as the file gives it.
 while IFS='|' read -r path line errno; do

@@ -81,7 +81,8 @@ check "allocations before it refused the write" [ $refused -gt 0 ]
 is "a write that survived a failed allocation attached and counts" $whole $survived
 is "the probes file says failed" "$(state_of count tpstat_test_fire)" failed
 is "counts says failed, nothing counted" "$(counts_row tpstat_test_fire)" "failed 0"
-log=$(kmsg_since "$lines")
+kmsg_noise 1
+log=$(kmsg_ours_since "$lines")
 is "one log line, saying why (lines, lines saying it)" \
 	"$(echo "$log" | wc -l) $(echo "$log" | grep -c 'tpstat: count: cannot attach to tpstat_test_fire: -12$')" \
 	"1 1"

@@ -38,7 +38,8 @@ is "memory: two u64 counters per CPU for each" $(($(mem counters) - counters)) \
 lines=$(kmsg_lines)
 is "the one more is refused" \
 	"$(printf tpstat_wait_$MAX | /payload/bin/write-once $TP/count/control)" ENOSPC
-log=$(kmsg_since "$lines")
+kmsg_noise 1
+log=$(kmsg_ours_since "$lines")
 is "with one log line saying why (lines, lines saying it)" \
 	"$(echo "$log" | wc -l) $(echo "$log" | grep -c "tpstat_count: already counting max_tracepoints=$MAX tracepoints\$")" \
 	"1 1"

@@ -63,8 +63,8 @@ bad() {
 	lines=$(kmsg_lines)
 	is "'$1' refused" "$(write_error $F "$1")" EINVAL
 	# The kernel's own lines (a process exiting with the deepest stack
-	# yet, on a debug kernel) may come in between: ours start "tpstat".
-	logged=$(kmsg_since "$lines" | grep 'tpstat')
+	# yet, on a debug kernel, which may be tpstat's) may come in between.
+	logged=$(kmsg_ours_since "$lines")
 	if [ -n "$2" ]; then
 		is "'$1': one log line, saying where" \
 			"$(echo "$logged" | grep -c .) $(echo "$logged" | grep -cF "$2")" "1 1"

@@ -10,7 +10,7 @@
 # after the other, which may share an inode number, two rows; the
 # README's filter over UDP datagrams read back, whose frees have no device.
 
-plan 34
+plan 35
 
 NET=$TP/net
 
@@ -102,10 +102,16 @@ check "and the function, never an address" \
 
 # A device made, used and deleted between two reads keeps its row. Three
 # pings through a dummy device, which drops what it is given as sent; no
-# IPv6 on it, whose own packets would count too.
-ip link add tpnet0 type dummy 2>/dev/null ||
-	{ insmod "/lib/modules/$(uname -r)/extra/dummy.ko" &&
-	  ip link add tpnet0 type dummy; }
+# IPv6 on it, whose own packets would count too. Made first, with what
+# went wrong said: its being gone below means nothing otherwise.
+err=$(ip link add tpnet0 type dummy 2>&1) ||
+	err="$err; $(insmod "/lib/modules/$(uname -r)/extra/dummy.ko" 2>&1 &&
+		ip link add tpnet0 type dummy 2>&1)"
+if [ -e /sys/class/net/tpnet0 ]; then
+	pass "a dummy device is made"
+else
+	fail "a dummy device is made ($err)"
+fi
 echo 1 > /proc/sys/net/ipv6/conf/tpnet0/disable_ipv6 2>/dev/null
 ip addr add 10.99.0.1/24 dev tpnet0
 ip link set tpnet0 up
