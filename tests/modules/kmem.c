@@ -13,6 +13,16 @@
  *	then N frees
  *   echo "N O" > /sys/kernel/debug/tpstat_test_kmem/pages
  *	N page allocations of order O, then N frees
+ *   echo N > /sys/kernel/debug/tpstat_test_kmem/cache_bulk
+ *	N allocations from the test's own cache, then one
+ *	kmem_cache_free_bulk() of them all: frees no tracepoint sees
+ *   echo "N S" > /sys/kernel/debug/tpstat_test_kmem/alloc_bulk
+ *	N kmallocs of S bytes, then one kfree_bulk() of them all
+ *
+ *   insmod tpstat_test_kmem.ko init_leak=K
+ *	K kmallocs of TEST_KMEM_INIT_SIZE bytes made by the module's init
+ *	code, which the kernel discards once the load is done: kept, and
+ *	freed with the leak above ("echo 0 > leak")
  */
 #include <linux/debugfs.h>
 #include <linux/gfp.h>
@@ -26,6 +36,11 @@
 /* A size no other cache of the guest's has, so its row is the test's. */
 #define TEST_KMEM_OBJECT	1212
 #define TEST_KMEM_MAX_ORDER	4
+#define TEST_KMEM_INIT_SIZE	96
+
+static unsigned int init_leak;
+module_param(init_leak, uint, 0400);
+MODULE_PARM_DESC(init_leak, "allocations made by the init code and kept (default 0)");
 
 static struct dentry *test_dir;
 static struct kmem_cache *test_cache;
@@ -72,6 +87,39 @@ static noinline void tpstat_test_kmem_cache_free(void *p)
 {
 	kmem_cache_free(test_cache, p);
 	barrier();
+}
+
+/*
+ * A call site in init code: gone once the module is live, its address then
+ * belonging to no symbol, or to whatever code is loaded there later.
+ */
+static noinline __init void *tpstat_test_kmem_init_alloc(void)
+{
+	void *p = kmalloc(TEST_KMEM_INIT_SIZE, GFP_KERNEL);
+
+	barrier_data(p);
+	return p;
+}
+
+/*
+ * Freed without a tracepoint: their allocations stay in the map. Their
+ * flags differ from the functions' above only for the compiler not to
+ * fold them into those (-fipa-icf), which would merge their sites.
+ */
+static noinline void *tpstat_test_kmem_fill(void)
+{
+	void *p = kmem_cache_alloc(test_cache, GFP_KERNEL | __GFP_NOWARN);
+
+	barrier_data(p);
+	return p;
+}
+
+static noinline void *tpstat_test_kmem_bulk_alloc(size_t size)
+{
+	void *p = kmalloc(size, GFP_KERNEL | __GFP_NOWARN);
+
+	barrier_data(p);
+	return p;
 }
 
 /* A constructor keeps the cache from being merged with another. */
@@ -232,17 +280,110 @@ static const struct file_operations test_kmem_pages_fops = {
 	.write = test_kmem_pages_write,
 };
 
+/*
+ * @n objects made one by one, from the test's cache if @cache, else
+ * kmallocs of @size bytes, then handed back in one bulk free, which fires
+ * no kfree or kmem_cache_free event. @count is what the write returns.
+ */
+static ssize_t test_kmem_bulk(unsigned int n, size_t size, bool cache,
+			      size_t count)
+{
+	unsigned int made;
+	void **p;
+
+	p = kvcalloc(n, sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	for (made = 0; made < n; made++) {
+		p[made] = cache ? tpstat_test_kmem_fill() :
+				  tpstat_test_kmem_bulk_alloc(size);
+		if (!p[made])
+			break;
+	}
+	if (cache)
+		kmem_cache_free_bulk(test_cache, made, p);
+	else
+		kfree_bulk(made, p);
+	kvfree(p);
+	return made == n ? count : -ENOMEM;
+}
+
+static ssize_t test_kmem_cache_bulk_write(struct file *file,
+					  const char __user *ubuf,
+					  size_t count, loff_t *ppos)
+{
+	unsigned int n, unused;
+	int got;
+
+	got = test_kmem_read(ubuf, count, &n, &unused);
+	if (got < 0)
+		return got;
+	if (got != 1 || n > TEST_KMEM_MAX)
+		return -EINVAL;
+	return test_kmem_bulk(n, 0, true, count);
+}
+
+static const struct file_operations test_kmem_cache_bulk_fops = {
+	.write = test_kmem_cache_bulk_write,
+};
+
+static ssize_t test_kmem_alloc_bulk_write(struct file *file,
+					  const char __user *ubuf,
+					  size_t count, loff_t *ppos)
+{
+	unsigned int n, size = 0;
+	int err;
+
+	err = test_kmem_args(ubuf, count, &n, &size);
+	if (err)
+		return err;
+	return test_kmem_bulk(n, size, false, count);
+}
+
+static const struct file_operations test_kmem_alloc_bulk_fops = {
+	.write = test_kmem_alloc_bulk_write,
+};
+
+/* The init code's allocations, kept with the leak's. */
+static int __init test_kmem_init_leak(void)
+{
+	struct list_head *p;
+	unsigned int i;
+
+	if (init_leak > TEST_KMEM_MAX)
+		return -EINVAL;
+	for (i = 0; i < init_leak; i++) {
+		p = tpstat_test_kmem_init_alloc();
+		if (!p)
+			return -ENOMEM;
+		list_add(p, &test_leaked);
+	}
+	return 0;
+}
+
 static int __init tpstat_test_kmem_init(void)
 {
+	int err;
+
 	test_cache = kmem_cache_create("tpstat_test_kmem", TEST_KMEM_OBJECT, 0,
 				       0, tpstat_test_kmem_ctor);
 	if (!test_cache)
 		return -ENOMEM;
+	err = test_kmem_init_leak();
+	if (err) {
+		test_kmem_free_leaked();
+		kmem_cache_destroy(test_cache);
+		return err;
+	}
 	test_dir = debugfs_create_dir("tpstat_test_kmem", NULL);
 	debugfs_create_file("alloc", 0200, test_dir, NULL, &test_kmem_alloc_fops);
 	debugfs_create_file("leak", 0200, test_dir, NULL, &test_kmem_leak_fops);
 	debugfs_create_file("cache", 0200, test_dir, NULL, &test_kmem_cache_fops);
 	debugfs_create_file("pages", 0200, test_dir, NULL, &test_kmem_pages_fops);
+	debugfs_create_file("cache_bulk", 0200, test_dir, NULL,
+			    &test_kmem_cache_bulk_fops);
+	debugfs_create_file("alloc_bulk", 0200, test_dir, NULL,
+			    &test_kmem_alloc_bulk_fops);
 	return 0;
 }
 
