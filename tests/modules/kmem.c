@@ -16,8 +16,11 @@
  *   echo N > /sys/kernel/debug/tpstat_test_kmem/cache_bulk
  *	N allocations from the test's own cache, then one
  *	kmem_cache_free_bulk() of them all: frees no tracepoint sees
- *   echo "N S" > /sys/kernel/debug/tpstat_test_kmem/alloc_bulk
- *	N kmallocs of S bytes, then one kfree_bulk() of them all
+ *   echo N > /sys/kernel/debug/tpstat_test_kmem/kfree_bulk
+ *	the same, given back with kfree_bulk(), which takes any slab
+ *	object: the test's cache keeps the freed objects from being taken
+ *	meanwhile by an allocation of someone else's, which would replace
+ *	their entries in tpstat_kmem's map
  *
  *   insmod tpstat_test_kmem.ko init_leak=K
  *	K kmallocs of TEST_KMEM_INIT_SIZE bytes made by the module's init
@@ -114,9 +117,9 @@ static noinline void *tpstat_test_kmem_fill(void)
 	return p;
 }
 
-static noinline void *tpstat_test_kmem_bulk_alloc(size_t size)
+static noinline void *tpstat_test_kmem_kfree_bulk(void)
 {
-	void *p = kmalloc(size, GFP_KERNEL | __GFP_NOWARN);
+	void *p = kmem_cache_alloc(test_cache, GFP_KERNEL | __GFP_NORETRY);
 
 	barrier_data(p);
 	return p;
@@ -281,12 +284,12 @@ static const struct file_operations test_kmem_pages_fops = {
 };
 
 /*
- * @n objects made one by one, from the test's cache if @cache, else
- * kmallocs of @size bytes, then handed back in one bulk free, which fires
- * no kfree or kmem_cache_free event. @count is what the write returns.
+ * @n objects of the test's cache made one by one, then handed back in
+ * one kmem_cache_free_bulk() if @cache, else one kfree_bulk(): neither
+ * fires a kfree or kmem_cache_free event. @count is what the write
+ * returns.
  */
-static ssize_t test_kmem_bulk(unsigned int n, size_t size, bool cache,
-			      size_t count)
+static ssize_t test_kmem_bulk(unsigned int n, bool cache, size_t count)
 {
 	unsigned int made;
 	void **p;
@@ -296,7 +299,7 @@ static ssize_t test_kmem_bulk(unsigned int n, size_t size, bool cache,
 		return -ENOMEM;
 	for (made = 0; made < n; made++) {
 		p[made] = cache ? tpstat_test_kmem_fill() :
-				  tpstat_test_kmem_bulk_alloc(size);
+				  tpstat_test_kmem_kfree_bulk();
 		if (!p[made])
 			break;
 	}
@@ -308,9 +311,9 @@ static ssize_t test_kmem_bulk(unsigned int n, size_t size, bool cache,
 	return made == n ? count : -ENOMEM;
 }
 
-static ssize_t test_kmem_cache_bulk_write(struct file *file,
-					  const char __user *ubuf,
-					  size_t count, loff_t *ppos)
+/* "N": how many objects of the test's cache go through a bulk free. */
+static ssize_t test_kmem_bulk_write(const char __user *ubuf, size_t count,
+				    bool cache)
 {
 	unsigned int n, unused;
 	int got;
@@ -320,28 +323,29 @@ static ssize_t test_kmem_cache_bulk_write(struct file *file,
 		return got;
 	if (got != 1 || n > TEST_KMEM_MAX)
 		return -EINVAL;
-	return test_kmem_bulk(n, 0, true, count);
+	return test_kmem_bulk(n, cache, count);
+}
+
+static ssize_t test_kmem_cache_bulk_write(struct file *file,
+					  const char __user *ubuf,
+					  size_t count, loff_t *ppos)
+{
+	return test_kmem_bulk_write(ubuf, count, true);
 }
 
 static const struct file_operations test_kmem_cache_bulk_fops = {
 	.write = test_kmem_cache_bulk_write,
 };
 
-static ssize_t test_kmem_alloc_bulk_write(struct file *file,
+static ssize_t test_kmem_kfree_bulk_write(struct file *file,
 					  const char __user *ubuf,
 					  size_t count, loff_t *ppos)
 {
-	unsigned int n, size = 0;
-	int err;
-
-	err = test_kmem_args(ubuf, count, &n, &size);
-	if (err)
-		return err;
-	return test_kmem_bulk(n, size, false, count);
+	return test_kmem_bulk_write(ubuf, count, false);
 }
 
-static const struct file_operations test_kmem_alloc_bulk_fops = {
-	.write = test_kmem_alloc_bulk_write,
+static const struct file_operations test_kmem_kfree_bulk_fops = {
+	.write = test_kmem_kfree_bulk_write,
 };
 
 /* The init code's allocations, kept with the leak's. */
@@ -382,8 +386,8 @@ static int __init tpstat_test_kmem_init(void)
 	debugfs_create_file("pages", 0200, test_dir, NULL, &test_kmem_pages_fops);
 	debugfs_create_file("cache_bulk", 0200, test_dir, NULL,
 			    &test_kmem_cache_bulk_fops);
-	debugfs_create_file("alloc_bulk", 0200, test_dir, NULL,
-			    &test_kmem_alloc_bulk_fops);
+	debugfs_create_file("kfree_bulk", 0200, test_dir, NULL,
+			    &test_kmem_kfree_bulk_fops);
 	return 0;
 }
 
