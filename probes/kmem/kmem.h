@@ -18,11 +18,6 @@ enum {
 	KMEM_CACHE_ALLOC,
 	KMEM_KFREE,
 	KMEM_CACHE_FREE,
-	/*
-	 * a free of an allocation made before the last reset, whose call
-	 * site has allocated nothing since and so has no row to count it
-	 */
-	KMEM_FREE_BEFORE_RESET,
 	KMEM_FAILED,		/* a slab allocation returned NULL */
 	KMEM_PAGE_ALLOC,
 	KMEM_PAGE_FAILED,	/* a page allocation returned NULL */

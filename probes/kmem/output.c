@@ -19,7 +19,6 @@ static const char *const kmem_events[KMEM_EVENTS] = {
 	[KMEM_CACHE_ALLOC] = "kmem_cache_alloc",
 	[KMEM_KFREE] = "kfree",
 	[KMEM_CACHE_FREE] = "kmem_cache_free",
-	[KMEM_FREE_BEFORE_RESET] = "free_before_reset",
 	[KMEM_FAILED] = "failed",
 	[KMEM_PAGE_ALLOC] = "page_alloc",
 	[KMEM_PAGE_FAILED] = "page_failed",

@@ -69,8 +69,9 @@ static void kmem_alloc(void *data, unsigned long call_site, const void *ptr,
  * gone (the allocation came before the last reset, from init code since
  * discarded or a module since unloaded), so that the address names
  * nothing, or code loaded there later. keyed.h's halves of
- * tpstat_keyed_ref_site() without the registration find the row:
- * through the hint, then by lookup.
+ * tpstat_keyed_ref_site() without the registration find the row, through
+ * the hint, then by lookup; a site with none counts in "other", the row
+ * of sites not shown by name, which needs no symbol.
  */
 static void kmem_free(const void *ptr)
 {
@@ -86,10 +87,11 @@ static void kmem_free(const void *ptr)
 				       TPSTAT_KEYED_NO_HIST, 0, &site))
 		site = __tpstat_keyed_add_known(&tpstat_kmem_sites, key,
 						&start.b, TPSTAT_KEYED_NO_HIST, 0);
-	if (site.gen)
-		tpstat_keyed_count(site, KMEM_SITE_FREES);
-	else
-		tpstat_counter_inc_at(&tpstat_kmem_events, KMEM_FREE_BEFORE_RESET);
+	if (!site.gen) {
+		site.gen = READ_ONCE(tpstat_kmem_sites.live);
+		site.id = tpstat_kmem_sites.capacity;
+	}
+	tpstat_keyed_count(site, KMEM_SITE_FREES);
 }
 
 void tpstat_kmem_kmalloc(void *data, unsigned long call_site,
