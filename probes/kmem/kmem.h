@@ -42,24 +42,35 @@ enum { KMEM_CACHE_FREES, KMEM_CACHE_COUNTERS };
 /*
  * What an allocation saves in the pairing map until it is freed, in a
  * pair's three words: a, its call site; b, a hint to the site's row, for
- * the free to find it without a lookup; ts, its size and the jiffies it was
- * made at, 32 bits each. A slab object is far below 4 GiB, and an age
- * modulo 2^32 jiffies (49 days at HZ=1000) is still its age.
+ * the free to find it without a lookup; ts, the jiffies since boot it was
+ * made at, above its size. The time is in the high bits so that ts orders
+ * starts by age, as the map does when it must evict the oldest to make
+ * room: 40 bits of jiffies last 34 years at HZ=1000, and 24 bits hold any
+ * kmalloc (KMALLOC_MAX_SIZE is 4 MiB on x86-64); a larger cache object
+ * shows as 16 MiB - 1 bytes.
  */
+#define KMEM_LIVE_SIZE_BITS	24
+#define KMEM_LIVE_SIZE_MAX	((1U << KMEM_LIVE_SIZE_BITS) - 1)
+#define KMEM_LIVE_TIME_MASK	((1ULL << (64 - KMEM_LIVE_SIZE_BITS)) - 1)
+
 static inline u64 kmem_live_pack(size_t bytes, unsigned long when)
 {
-	return (u64)bytes << 32 | (u32)when;
+	return (u64)(when - INITIAL_JIFFIES) << KMEM_LIVE_SIZE_BITS |
+	       min_t(size_t, bytes, KMEM_LIVE_SIZE_MAX);
 }
 
 static inline u32 kmem_live_bytes(u64 ts)
 {
-	return ts >> 32;
+	return ts & KMEM_LIVE_SIZE_MAX;
 }
 
 /* Milliseconds since the allocation, up to now (in jiffies). */
 static inline unsigned int kmem_live_age_ms(u64 ts, unsigned long now)
 {
-	return jiffies_to_msecs((u32)now - (u32)ts);
+	u64 made = ts >> KMEM_LIVE_SIZE_BITS;
+
+	return jiffies_to_msecs((now - INITIAL_JIFFIES - made) &
+				KMEM_LIVE_TIME_MASK);
 }
 
 /* Orders shown one by one; larger ones share the last row. */

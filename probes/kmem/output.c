@@ -235,6 +235,9 @@ int tpstat_kmem_outstanding_show(struct seq_file *m, struct tpstat_set *set)
 	seq_printf(m, "\nnot followed: %llu allocations, max_outstanding %u\n",
 		   tpstat_pairs_stat(&tpstat_kmem_live, TPSTAT_PAIRS_DROPPED),
 		   tpstat_kmem_live.capacity);
+	/* The map's counts, evictions to make room among them. */
+	seq_puts(m, "\n");
+	tpstat_pairs_print_stats(m, &tpstat_kmem_live, "live");
 	kmem_live_release(&l);
 	return 0;
 }
@@ -269,29 +272,22 @@ int tpstat_kmem_pages_show(struct seq_file *m, struct tpstat_set *set)
 }
 
 /* "<what>.<label>.hits N" and the rest of each call site's columns. */
-static int kmem_site_stats(struct seq_file *m)
+static void kmem_site_stats(struct seq_file *m, const struct kmem_live *l)
 {
 	char word[TPSTAT_KEYED_LABEL_MAX];
-	struct kmem_live l;
 	unsigned int i;
-	int err;
 
-	err = kmem_live_gather(&l);
-	if (err)
-		return err;
-	for (i = 0; i <= l.nr; i++) {
-		const u64 *c = l.rows[i].counters;
+	for (i = 0; i <= l->nr; i++) {
+		const u64 *c = l->rows[i].counters;
 
-		tpstat_stats_word(word, sizeof(word), l.rows[i].label);
+		tpstat_stats_word(word, sizeof(word), l->rows[i].label);
 		seq_printf(m, "site.%s.hits %llu\nsite.%s.bytes_req %llu\n"
 			   "site.%s.bytes_alloc %llu\nsite.%s.frees %llu\n"
 			   "site.%s.outstanding %llu\nsite.%s.outstanding_bytes %llu\n",
-			   word, l.rows[i].hist.count, word, l.rows[i].hist.sum,
+			   word, l->rows[i].hist.count, word, l->rows[i].hist.sum,
 			   word, c[KMEM_SITE_ALLOCATED], word, c[KMEM_SITE_FREES],
-			   word, l.live[i].count, word, l.live[i].bytes);
+			   word, l->live[i].count, word, l->live[i].bytes);
 	}
-	kmem_live_release(&l);
-	return 0;
 }
 
 /*
@@ -324,9 +320,19 @@ int tpstat_kmem_stats(struct seq_file *m, struct tpstat_set *set)
 {
 	u64 req = kmem_requested();
 	u64 alloc = tpstat_counter_sum(&tpstat_kmem_allocated);
+	struct kmem_live l;
 	unsigned int i;
 	int err;
 
+	/*
+	 * The outstanding allocations are gathered first, for the map's
+	 * counts below to be read after the walk with no allocation of this
+	 * reader's in between: an eviction it caused would be counted but
+	 * its victim still seen.
+	 */
+	err = kmem_live_gather(&l);
+	if (err)
+		return err;
 	for (i = 0; i < KMEM_EVENTS; i++)
 		seq_printf(m, "%s %llu\n", kmem_events[i], kmem_event(i));
 	seq_printf(m, "bytes_requested %llu\nbytes_allocated %llu\nfrag_bp %llu\n",
@@ -342,7 +348,8 @@ int tpstat_kmem_stats(struct seq_file *m, struct tpstat_set *set)
 	tpstat_pairs_print_stats(m, &tpstat_kmem_live, "live");
 	err = tpstat_hist_print_stats(m, &tpstat_kmem_sizes, "sizes");
 	if (!err)
-		err = kmem_site_stats(m);
+		kmem_site_stats(m, &l);
+	kmem_live_release(&l);
 	if (!err)
 		err = kmem_keyed_stats(m, &tpstat_kmem_caches, "cache", "frees");
 	return err ?: kmem_keyed_stats(m, &tpstat_kmem_page_comms, "comm", NULL);

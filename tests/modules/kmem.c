@@ -13,6 +13,19 @@
  *	then N frees
  *   echo "N O" > /sys/kernel/debug/tpstat_test_kmem/pages
  *	N page allocations of order O, then N frees
+ *   echo N > /sys/kernel/debug/tpstat_test_kmem/cache_bulk
+ *	N allocations from the test's own cache, then one
+ *	kmem_cache_free_bulk() of them all: frees no tracepoint sees
+ *   echo N > /sys/kernel/debug/tpstat_test_kmem/kfree_bulk
+ *	the same, given back with kfree_bulk(), which takes any slab
+ *	object: the test's cache keeps the freed objects from being taken
+ *	meanwhile by an allocation of someone else's, which would replace
+ *	their entries in tpstat_kmem's map
+ *
+ *   insmod tpstat_test_kmem.ko init_leak=K
+ *	K kmallocs of TEST_KMEM_INIT_SIZE bytes made by the module's init
+ *	code, which the kernel discards once the load is done: kept, and
+ *	freed with the leak above ("echo 0 > leak")
  */
 #include <linux/debugfs.h>
 #include <linux/gfp.h>
@@ -26,6 +39,11 @@
 /* A size no other cache of the guest's has, so its row is the test's. */
 #define TEST_KMEM_OBJECT	1212
 #define TEST_KMEM_MAX_ORDER	4
+#define TEST_KMEM_INIT_SIZE	96
+
+static unsigned int init_leak;
+module_param(init_leak, uint, 0400);
+MODULE_PARM_DESC(init_leak, "allocations made by the init code and kept (default 0)");
 
 static struct dentry *test_dir;
 static struct kmem_cache *test_cache;
@@ -72,6 +90,39 @@ static noinline void tpstat_test_kmem_cache_free(void *p)
 {
 	kmem_cache_free(test_cache, p);
 	barrier();
+}
+
+/*
+ * A call site in init code: gone once the module is live, its address then
+ * belonging to no symbol, or to whatever code is loaded there later.
+ */
+static noinline __init void *tpstat_test_kmem_init_alloc(void)
+{
+	void *p = kmalloc(TEST_KMEM_INIT_SIZE, GFP_KERNEL);
+
+	barrier_data(p);
+	return p;
+}
+
+/*
+ * Freed without a tracepoint: their allocations stay in the map. Their
+ * flags differ from the functions' above only for the compiler not to
+ * fold them into those (-fipa-icf), which would merge their sites.
+ */
+static noinline void *tpstat_test_kmem_fill(void)
+{
+	void *p = kmem_cache_alloc(test_cache, GFP_KERNEL | __GFP_NOWARN);
+
+	barrier_data(p);
+	return p;
+}
+
+static noinline void *tpstat_test_kmem_kfree_bulk(void)
+{
+	void *p = kmem_cache_alloc(test_cache, GFP_KERNEL | __GFP_NORETRY);
+
+	barrier_data(p);
+	return p;
 }
 
 /* A constructor keeps the cache from being merged with another. */
@@ -232,17 +283,111 @@ static const struct file_operations test_kmem_pages_fops = {
 	.write = test_kmem_pages_write,
 };
 
+/*
+ * @n objects of the test's cache made one by one, then handed back in
+ * one kmem_cache_free_bulk() if @cache, else one kfree_bulk(): neither
+ * fires a kfree or kmem_cache_free event. @count is what the write
+ * returns.
+ */
+static ssize_t test_kmem_bulk(unsigned int n, bool cache, size_t count)
+{
+	unsigned int made;
+	void **p;
+
+	p = kvcalloc(n, sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	for (made = 0; made < n; made++) {
+		p[made] = cache ? tpstat_test_kmem_fill() :
+				  tpstat_test_kmem_kfree_bulk();
+		if (!p[made])
+			break;
+	}
+	if (cache)
+		kmem_cache_free_bulk(test_cache, made, p);
+	else
+		kfree_bulk(made, p);
+	kvfree(p);
+	return made == n ? count : -ENOMEM;
+}
+
+/* "N": how many objects of the test's cache go through a bulk free. */
+static ssize_t test_kmem_bulk_write(const char __user *ubuf, size_t count,
+				    bool cache)
+{
+	unsigned int n, unused;
+	int got;
+
+	got = test_kmem_read(ubuf, count, &n, &unused);
+	if (got < 0)
+		return got;
+	if (got != 1 || n > TEST_KMEM_MAX)
+		return -EINVAL;
+	return test_kmem_bulk(n, cache, count);
+}
+
+static ssize_t test_kmem_cache_bulk_write(struct file *file,
+					  const char __user *ubuf,
+					  size_t count, loff_t *ppos)
+{
+	return test_kmem_bulk_write(ubuf, count, true);
+}
+
+static const struct file_operations test_kmem_cache_bulk_fops = {
+	.write = test_kmem_cache_bulk_write,
+};
+
+static ssize_t test_kmem_kfree_bulk_write(struct file *file,
+					  const char __user *ubuf,
+					  size_t count, loff_t *ppos)
+{
+	return test_kmem_bulk_write(ubuf, count, false);
+}
+
+static const struct file_operations test_kmem_kfree_bulk_fops = {
+	.write = test_kmem_kfree_bulk_write,
+};
+
+/* The init code's allocations, kept with the leak's. */
+static int __init test_kmem_init_leak(void)
+{
+	struct list_head *p;
+	unsigned int i;
+
+	if (init_leak > TEST_KMEM_MAX)
+		return -EINVAL;
+	for (i = 0; i < init_leak; i++) {
+		p = tpstat_test_kmem_init_alloc();
+		if (!p)
+			return -ENOMEM;
+		list_add(p, &test_leaked);
+	}
+	return 0;
+}
+
 static int __init tpstat_test_kmem_init(void)
 {
+	int err;
+
 	test_cache = kmem_cache_create("tpstat_test_kmem", TEST_KMEM_OBJECT, 0,
 				       0, tpstat_test_kmem_ctor);
 	if (!test_cache)
 		return -ENOMEM;
+	err = test_kmem_init_leak();
+	if (err) {
+		test_kmem_free_leaked();
+		kmem_cache_destroy(test_cache);
+		return err;
+	}
 	test_dir = debugfs_create_dir("tpstat_test_kmem", NULL);
 	debugfs_create_file("alloc", 0200, test_dir, NULL, &test_kmem_alloc_fops);
 	debugfs_create_file("leak", 0200, test_dir, NULL, &test_kmem_leak_fops);
 	debugfs_create_file("cache", 0200, test_dir, NULL, &test_kmem_cache_fops);
 	debugfs_create_file("pages", 0200, test_dir, NULL, &test_kmem_pages_fops);
+	debugfs_create_file("cache_bulk", 0200, test_dir, NULL,
+			    &test_kmem_cache_bulk_fops);
+	debugfs_create_file("kfree_bulk", 0200, test_dir, NULL,
+			    &test_kmem_kfree_bulk_fops);
 	return 0;
 }
 
