@@ -40,6 +40,8 @@ struct count_scope {
  *          tracepoint too while @counting says so, since a set has one
  *          probe per tracepoint
  * @counting: whether each of @probes is counting, by control
+ * @nr_tracepoints: tracepoints it counts, of the max_tracepoints all
+ *                  instances share
  * @data: its data, for @set
  * @files: its files, for @set: counts, control, filter, then the count
  *         set's instances or an instance's scope
@@ -52,6 +54,7 @@ struct count_instance {
 	struct count_scope scope;
 	struct tpstat_probe probes[COUNT_SCOPE_PROBES];
 	bool counting[COUNT_SCOPE_PROBES];
+	atomic_t nr_tracepoints;
 	struct tpstat_data *data[1];
 	struct tpstat_file files[4];
 	struct list_head node;
@@ -71,6 +74,7 @@ bool count_filter_pass(struct count_instance *in,
 void count_instance_init(struct count_instance *in, const char *name,
 			 struct tpstat_set *parent);
 int count_instance_add_list(struct count_instance *in, const char *list);
+void count_instance_release(struct count_instance *in);
 
 /*
  * Whether the task an event comes from is in @in's scope: one load of the

@@ -3,11 +3,22 @@
 # forks, its forks and execs exact against what it was made to do while
 # unrelated forks run beside it; two instances on one tracepoint with
 # scopes of their own, each exact, one removed and the other unchanged;
-# names, pids and the bound on instances refused.
+# names, pids and the bound on instances refused; instances made and
+# removed in a loop, each exact, their tracepoints, memory and files all
+# given back.
 
-plan 19
+plan 21
 
 I=$TP/count/instances
+
+# What an instance's life leaves behind, for before and after: the
+# instances, tpstat's files, its memory file, tpstat_count's vmalloc areas.
+leftovers() {
+	echo "instances: $(cat $I | tr '\n' ' ')"
+	echo "files: $(find $TP | wc -l)"
+	grep total $TP/memory
+	echo "vmalloc: $(grep -c '\[tpstat_count\]' /proc/vmallocinfo)"
+}
 
 load tpstat
 load tpstat_test_tp
@@ -78,4 +89,28 @@ is "a name taken" "$(write_error $I two)" EEXIST
 is "a name that is not an identifier" "$(write_error $I 'a b')" EINVAL
 is "a pid no task has" "$(write_error $TP/count/two/scope 4000000)" ESRCH
 is "removing what is not there" "$(write_error $I '!nine')" ENOENT
+
+# With room for 8 tracepoints, 40 instances of 3 tracepoints each, made
+# and removed one after the other: each gets its 3, counts exactly, and
+# gives all it took back.
+rmmod tpstat_count
+load tpstat_count max_tracepoints=8 max_instances=1
+before=$(leftovers)
+good=0
+i=0
+while [ $i -lt 40 ]; do
+	echo "loop$i" > $I || break
+	echo tpstat_test_fire > $TP/count/loop$i/control &&
+		echo sched_process_exec > $TP/count/loop$i/control &&
+		echo sched_switch > $TP/count/loop$i/control || break
+	echo $$ > $TP/count/loop$i/scope
+	fire 2
+	[ "$(stat_of count/loop$i tpstat_test_fire.hits)" = 2 ] || break
+	echo "!loop$i" > $I || break
+	i=$((i + 1))
+	good=$i
+done
+is "40 instances in turn, 3 tracepoints each, each exact" $good 40
+is "no instance, file, memory or vmalloc area left of them" "$(leftovers)" "$before"
 unload_all
+
