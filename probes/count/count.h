@@ -19,16 +19,26 @@ enum { COUNT_CPU, COUNT_PID, COUNT_TGID, COUNT_COMM, COUNT_COMM_HI, COUNT_SLOTS 
 enum { COUNT_SCOPE_FORK, COUNT_SCOPE_EXIT, COUNT_SCOPE_PROBES };
 
 /**
+ * struct count_scope_tasks - the tasks in a scope, and how many they are
+ * @nr: bits set in @pids; a probe counts the bit it sets or clears here,
+ *      in the same allocation, so that a probe still holding a scope
+ *      being replaced changes that scope's count, never the new one's
+ * @pids: a bit per pid in scope
+ */
+struct count_scope_tasks {
+	atomic_t nr;
+	unsigned long pids[];
+};
+
+/**
  * struct count_scope - the tasks an instance counts
- * @pids: a bit per pid in scope, NULL for every task; published as a
- *        filter's program is, freed once no probe can be reading it
+ * @tasks: its tasks, NULL for every task; published as a filter's program
+ *         is, freed once no probe can be reading it
  * @root: the pid it was given
- * @tasks: tasks in it now
  */
 struct count_scope {
-	unsigned long *pids;
+	struct count_scope_tasks *tasks;
 	pid_t root;
-	atomic_t tasks;
 };
 
 /**
@@ -82,9 +92,9 @@ void count_instance_release(struct count_instance *in);
  */
 static __always_inline bool count_in_scope(const struct count_instance *in)
 {
-	const unsigned long *pids = READ_ONCE(in->scope.pids);
+	const struct count_scope_tasks *tasks = READ_ONCE(in->scope.tasks);
 
-	return !pids || test_bit(current->pid, pids);
+	return !tasks || test_bit(current->pid, tasks->pids);
 }
 
 /*
@@ -109,6 +119,7 @@ static __always_inline void count_event(void *data, struct count_instance *in)
 void count_scope_fork(void *data, struct task_struct *parent,
 		      struct task_struct *child);
 void count_scope_exit(void *data, struct task_struct *p);
+int count_scope_nr_tasks(struct count_instance *in);
 int count_scope_show(struct seq_file *m, struct tpstat_set *set);
 int count_scope_write(struct tpstat_set *set, const struct tpstat_file *file,
 		      char *line);

@@ -187,7 +187,7 @@ static int count_stats(struct seq_file *m, struct tpstat_set *set)
 	}
 	tpstat_filter_print_stats(m, &in->filter, "filter");
 	if (set->parent)
-		seq_printf(m, "scope.tasks %d\n", atomic_read(&in->scope.tasks));
+		seq_printf(m, "scope.tasks %d\n", count_scope_nr_tasks(in));
 	return 0;
 }
 

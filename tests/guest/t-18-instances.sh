@@ -3,13 +3,38 @@
 # forks, its forks and execs exact against what it was made to do while
 # unrelated forks run beside it; two instances on one tracepoint with
 # scopes of their own, each exact, one removed and the other unchanged;
-# names, pids and the bound on instances refused; instances made and
-# removed in a loop, each exact, their tracepoints, memory and files all
-# given back.
+# the scope's count of tasks against the tasks /proc has, after resets
+# during a fork loop; names, pids and the bound on instances refused;
+# instances made and removed in a loop, each exact, their tracepoints,
+# memory and files all given back.
 
-plan 21
+plan 23
 
 I=$TP/count/instances
+
+# await_tasks INSTANCE N: its scope's tasks, once they are N or after 5 s.
+await_tasks() {
+	n=0
+	while [ "$(stat_of "count/$1" scope.tasks)" != "$2" ] && [ $n -lt 50 ]; do
+		n=$((n + 1))
+		sleep 0.1
+	done
+	stat_of "count/$1" scope.tasks
+}
+
+# tree_tasks PID: the tasks /proc has of PID and all it descends to.
+tree_tasks() {
+	cat /proc/[0-9]*/task/[0-9]*/stat 2>/dev/null | awk -v root="$1" '
+		{ ppid[$1] = $4 }
+		END {
+			for (p in ppid) {
+				for (q = p; q != root && (q in ppid) && q > 1; q = ppid[q])
+					;
+				n += q == root
+			}
+			print n + 0
+		}'
+}
 
 # What an instance's life leaves behind, for before and after: the
 # instances, tpstat's files, its memory file, tpstat_count's vmalloc areas.
@@ -55,6 +80,34 @@ is "6 execs: forker's own, then its 5 children's" \
 	"$(stat_of count/tree sched_process_exec.hits)" 6
 is "every task of the tree gone from the scope as it exited" \
 	"$(cat $TP/count/tree/scope)" "$forker, 0 tasks"
+
+# The scope reset (the same pid written again) 40 times while its shell
+# forks, with a filter that keeps each fork probe busy longer between its
+# look at the scope and its count of it. Each reset leaves the shell
+# alone in scope; then it starts two sleeps, and its tasks are the three.
+rm -f /tmp/stop-loop /tmp/sleeps
+sh -c 'while [ ! -e /tmp/stop-loop ]; do sh -c :; done
+	sleep 600 & a=$!; sleep 600 & echo "$a $!" > /tmp/sleeps; wait' &
+loop=$!
+echo 'pid > 0 && tgid > 0 && cpu >= 0 && comm != tpstat_nothing' > $TP/count/tree/filter
+i=0
+while [ $i -lt 40 ]; do
+	echo $loop > $TP/count/tree/scope
+	i=$((i + 1))
+done
+touch /tmp/stop-loop
+n=0
+while [ ! -s /tmp/sleeps ] && [ $n -lt 100 ]; do
+	n=$((n + 1))
+	sleep 0.1
+done
+live=$(tree_tasks $loop)
+is "after 40 resets in a fork loop: the scope's tasks are /proc's" \
+	"$live $(await_tasks tree "$live")" "3 3"
+kill $(cat /tmp/sleeps)
+wait $loop
+is "and none once they exited" "$(await_tasks tree 0)" 0
+echo > $TP/count/tree/filter
 
 # Two instances on one tracepoint: each counts only its own task's events.
 echo one > $I
