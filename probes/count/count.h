@@ -16,7 +16,7 @@
 enum { COUNT_CPU, COUNT_PID, COUNT_TGID, COUNT_COMM, COUNT_COMM_HI, COUNT_SLOTS };
 
 /* An instance's probes of its own, which follow its scope's tasks. */
-enum { COUNT_SCOPE_FORK, COUNT_SCOPE_EXIT, COUNT_SCOPE_PROBES };
+enum { COUNT_SCOPE_FORK, COUNT_SCOPE_FREE, COUNT_SCOPE_PROBES };
 
 /**
  * struct count_scope_tasks - the tasks in a scope, and how many they are
@@ -118,7 +118,7 @@ static __always_inline void count_event(void *data, struct count_instance *in)
 
 void count_scope_fork(void *data, struct task_struct *parent,
 		      struct task_struct *child);
-void count_scope_exit(void *data, struct task_struct *p);
+void count_scope_task_free(void *data, struct task_struct *p);
 int count_scope_nr_tasks(struct count_instance *in);
 int count_scope_show(struct seq_file *m, struct tpstat_set *set);
 int count_scope_write(struct tpstat_set *set, const struct tpstat_file *file,

@@ -220,8 +220,8 @@ void count_instance_init(struct count_instance *in, const char *name,
 	in->files[3] = count_scope_file;
 	in->probes[COUNT_SCOPE_FORK] = (struct tpstat_probe)
 		TPSTAT_PROBE(sched_process_fork, count_scope_fork);
-	in->probes[COUNT_SCOPE_EXIT] = (struct tpstat_probe)
-		TPSTAT_PROBE(sched_process_exit, count_scope_exit);
+	in->probes[COUNT_SCOPE_FREE] = (struct tpstat_probe)
+		TPSTAT_PROBE(sched_process_free, count_scope_task_free);
 	in->set = (struct tpstat_set){
 		.name = in->name,
 		.parent = parent,

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * An instance's scope: every task, or a process and the tasks it forks
- * from then on, each followed from its fork (sched_process_fork) to its
- * exit (sched_process_exit), as ftrace's event-fork option follows them.
+ * from then on, each followed from its fork (sched_process_fork) until it
+ * is freed (sched_process_free), as ftrace's event-fork option follows
+ * them. Not until its exit: when a thread other than the leader execs,
+ * de_thread() waits for the leader to exit, then swaps their pids, so the
+ * process goes on under its pid as the thread that exec'd, and the leader
+ * is freed under the thread's old pid. Each pid's bit leaves with the
+ * task that holds the pid last.
  *
  * The tasks are a bit per pid, for every pid the kernel can hand out
  * (PID_MAX_LIMIT: 512 KiB on 64-bit), so that a probe tests the task it
@@ -32,13 +37,16 @@ void count_scope_fork(void *data, struct task_struct *parent,
 		atomic_inc(&tasks->nr);
 }
 
-/* An exit counts, then the task leaves the scope. */
-void count_scope_exit(void *data, struct task_struct *p)
+/*
+ * A task freed (an RCU callback, a grace period after its reaping, current
+ * any task) counts, then leaves the scope with the pid it holds last.
+ */
+void count_scope_task_free(void *data, struct task_struct *p)
 {
 	struct count_instance *in = to_instance(tpstat_probe_set(data));
 	struct count_scope_tasks *tasks = READ_ONCE(in->scope.tasks);
 
-	if (READ_ONCE(in->counting[COUNT_SCOPE_EXIT]))
+	if (READ_ONCE(in->counting[COUNT_SCOPE_FREE]))
 		count_event(data, in);
 	if (tasks && test_and_clear_bit(p->pid, tasks->pids))
 		atomic_dec(&tasks->nr);

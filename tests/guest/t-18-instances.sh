@@ -1,18 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0
 # Counting instances, under the count set: a process tree followed as it
 # forks, its forks and execs exact against what it was made to do while
-# unrelated forks run beside it; two instances on one tracepoint with
-# scopes of their own, each exact, one removed and the other unchanged;
-# the scope's count of tasks against the tasks /proc has, after resets
-# during a fork loop; names, pids and the bound on instances refused;
+# unrelated forks run beside it; a process whose second thread execs, kept
+# in scope under the pid it keeps; the scope's count of tasks against the
+# tasks /proc has, after resets during a fork loop; two instances on one
+# tracepoint with scopes of their own, each exact, one removed and the
+# other unchanged; names, pids and the bound on instances refused;
 # instances made and removed in a loop, each exact, their tracepoints,
 # memory and files all given back.
 
-plan 23
+plan 27
 
 I=$TP/count/instances
 
 # await_tasks INSTANCE N: its scope's tasks, once they are N or after 5 s.
+# A task leaves a scope when it is freed, a grace period after its reaping.
 await_tasks() {
 	n=0
 	while [ "$(stat_of "count/$1" scope.tasks)" != "$2" ] && [ $n -lt 50 ]; do
@@ -79,7 +81,30 @@ is "5 children and 15 grandchildren: 20 forks, no other" \
 is "6 execs: forker's own, then its 5 children's" \
 	"$(stat_of count/tree sched_process_exec.hits)" 6
 is "every task of the tree gone from the scope as it exited" \
-	"$(cat $TP/count/tree/scope)" "$forker, 0 tasks"
+	"$(await_tasks tree 0) $(cat $TP/count/tree/scope)" "0 $forker, 0 tasks"
+
+# thread-exec's second thread execs forker: de_thread() hands it the
+# leader's pid, the leader exits, and the process goes on under its pid as
+# another task. It stays in scope: thread-exec's exec and clone, then
+# forker's exec, its 5 children's execs and their 20 forks, all counted.
+rm -f /tmp/stop-forks
+( while [ ! -e /tmp/stop-forks ]; do sh -c :; done ) &
+beside=$!
+/payload/bin/thread-exec /payload/bin/forker 5 3 < /tmp/gate &
+te=$!
+echo $te > $TP/count/tree/scope
+echo 1 > $TP/count/tree/reset
+until echo go > /tmp/gate; do :; done 2>/dev/null
+wait $te
+is "a second thread's exec of forker: it ran as planned" $? 0
+touch /tmp/stop-forks
+wait $beside
+is "21 forks: the thread's clone, then forker's 20" \
+	"$(stat_of count/tree sched_process_fork.hits)" 21
+is "7 execs: thread-exec's, the thread's of forker, forker's 5 children's" \
+	"$(stat_of count/tree sched_process_exec.hits)" 7
+is "no task of it left in the scope, nor the pid the thread had" \
+	"$(await_tasks tree 0) $(cat $TP/count/tree/scope)" "0 $te, 0 tasks"
 
 # The scope reset (the same pid written again) 40 times while its shell
 # forks, with a filter that keeps each fork probe busy longer between its
@@ -166,4 +191,3 @@ done
 is "40 instances in turn, 3 tracepoints each, each exact" $good 40
 is "no instance, file, memory or vmalloc area left of them" "$(leftovers)" "$before"
 unload_all
-
