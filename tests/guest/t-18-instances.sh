@@ -13,11 +13,11 @@ plan 27
 
 I=$TP/count/instances
 
-# await_tasks INSTANCE N: its scope's tasks, once they are N or after 5 s.
+# await_tasks INSTANCE N: its scope's tasks, once they are N or after 20 s.
 # A task leaves a scope when it is freed, a grace period after its reaping.
 await_tasks() {
 	n=0
-	while [ "$(stat_of "count/$1" scope.tasks)" != "$2" ] && [ $n -lt 50 ]; do
+	while [ "$(stat_of "count/$1" scope.tasks)" != "$2" ] && [ $n -lt 200 ]; do
 		n=$((n + 1))
 		sleep 0.1
 	done
