@@ -101,6 +101,7 @@ void tpstat_probe_update(struct tpstat_probe *probe)
 		return;
 	/* Before the probe can run, so it sees the new epoch (tpstat.h). */
 	WRITE_ONCE(probe->set->epoch, probe->set->epoch + 1);
+	probe->iter = (unsigned long)probe->tp->iterator;
 	probe->iter_size = tpstat_symbol_size(probe->tp->iterator);
 	err = tracepoint_probe_register(probe->tp, probe->func, probe);
 	probe->error = err;
@@ -162,6 +163,10 @@ static void tpstat_module_going(struct module *mod)
 			if (!probe->tp || probe->tp_owner != mod)
 				continue;
 			tpstat_probe_detach(probe);
+			/*
+			 * The probe may still be running on another CPU: it
+			 * reads what attach saved (the iterator), never @tp.
+			 */
 			probe->tp = NULL;
 			probe->tp_owner = NULL;
 		}

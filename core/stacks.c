@@ -195,12 +195,12 @@ static bool tpstat_stack_ours(const struct tpstat_probe *probe,
 /*
  * The frames to leave out at the top of @f: any the stack walk kept of its
  * own, the core's and the probe's, and the tracepoint iterator's, which is
- * there only when the tracepoint has more than one probe.
+ * there only when the tracepoint has more than one probe. The iterator is
+ * the one saved at attach: the tracepoint itself may be gone.
  */
 static unsigned int tpstat_stack_skip(const struct tpstat_probe *probe,
 				      const unsigned long *f, unsigned int nr)
 {
-	unsigned long iter = (unsigned long)probe->tp->iterator;
 	unsigned int i = 0;
 
 	while (i < nr && !tpstat_stack_ours(probe, f[i]))
@@ -209,7 +209,7 @@ static unsigned int tpstat_stack_skip(const struct tpstat_probe *probe,
 		return 0;
 	while (i < nr && tpstat_stack_ours(probe, f[i]))
 		i++;
-	if (i < nr && f[i] - iter < probe->iter_size)
+	if (i < nr && f[i] - probe->iter < probe->iter_size)
 		i++;
 	return i;
 }

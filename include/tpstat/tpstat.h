@@ -49,8 +49,10 @@ struct tpstat_binding;
  * @set: private: the set the probe belongs to
  * @tp: private: the tracepoint, once found
  * @tp_owner: private: the module that provides @tp, NULL for the kernel image
- * @iter_size: private: bytes of @tp's iterator, whose frame a stack leaves
- *             out
+ * @iter: private: where @tp's iterator starts, whose frame a stack leaves
+ *        out; saved at attach for the probe, which never reads @tp: a
+ *        module's going clears @tp while a probe may still be running
+ * @iter_size: private: bytes of that iterator
  * @attached: private: @func is registered on @tp
  * @error: private: why the last attach failed, or 0
  * @dynamic: private: the core allocated this probe and frees it on removal
@@ -72,6 +74,7 @@ struct tpstat_probe {
 	struct tpstat_set *set;
 	struct tracepoint *tp;
 	struct module *tp_owner;
+	unsigned long iter;
 	unsigned long iter_size;
 	bool attached;
 	int error;

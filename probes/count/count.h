@@ -16,19 +16,29 @@
 enum { COUNT_CPU, COUNT_PID, COUNT_TGID, COUNT_COMM, COUNT_COMM_HI, COUNT_SLOTS };
 
 /* An instance's probes of its own, which follow its scope's tasks. */
-enum { COUNT_SCOPE_FORK, COUNT_SCOPE_EXIT, COUNT_SCOPE_PROBES };
+enum { COUNT_SCOPE_FORK, COUNT_SCOPE_FREE, COUNT_SCOPE_PROBES };
+
+/**
+ * struct count_scope_tasks - the tasks in a scope, and how many they are
+ * @nr: bits set in @pids; a probe counts the bit it sets or clears here,
+ *      in the same allocation, so that a probe still holding a scope
+ *      being replaced changes that scope's count, never the new one's
+ * @pids: a bit per pid in scope
+ */
+struct count_scope_tasks {
+	atomic_t nr;
+	unsigned long pids[];
+};
 
 /**
  * struct count_scope - the tasks an instance counts
- * @pids: a bit per pid in scope, NULL for every task; published as a
- *        filter's program is, freed once no probe can be reading it
+ * @tasks: its tasks, NULL for every task; published as a filter's program
+ *         is, freed once no probe can be reading it
  * @root: the pid it was given
- * @tasks: tasks in it now
  */
 struct count_scope {
-	unsigned long *pids;
+	struct count_scope_tasks *tasks;
 	pid_t root;
-	atomic_t tasks;
 };
 
 /**
@@ -40,6 +50,8 @@ struct count_scope {
  *          tracepoint too while @counting says so, since a set has one
  *          probe per tracepoint
  * @counting: whether each of @probes is counting, by control
+ * @nr_tracepoints: tracepoints it counts, of the max_tracepoints all
+ *                  instances share
  * @data: its data, for @set
  * @files: its files, for @set: counts, control, filter, then the count
  *         set's instances or an instance's scope
@@ -52,6 +64,7 @@ struct count_instance {
 	struct count_scope scope;
 	struct tpstat_probe probes[COUNT_SCOPE_PROBES];
 	bool counting[COUNT_SCOPE_PROBES];
+	atomic_t nr_tracepoints;
 	struct tpstat_data *data[1];
 	struct tpstat_file files[4];
 	struct list_head node;
@@ -71,6 +84,7 @@ bool count_filter_pass(struct count_instance *in,
 void count_instance_init(struct count_instance *in, const char *name,
 			 struct tpstat_set *parent);
 int count_instance_add_list(struct count_instance *in, const char *list);
+void count_instance_release(struct count_instance *in);
 
 /*
  * Whether the task an event comes from is in @in's scope: one load of the
@@ -78,9 +92,9 @@ int count_instance_add_list(struct count_instance *in, const char *list);
  */
 static __always_inline bool count_in_scope(const struct count_instance *in)
 {
-	const unsigned long *pids = READ_ONCE(in->scope.pids);
+	const struct count_scope_tasks *tasks = READ_ONCE(in->scope.tasks);
 
-	return !pids || test_bit(current->pid, pids);
+	return !tasks || test_bit(current->pid, tasks->pids);
 }
 
 /*
@@ -104,7 +118,8 @@ static __always_inline void count_event(void *data, struct count_instance *in)
 
 void count_scope_fork(void *data, struct task_struct *parent,
 		      struct task_struct *child);
-void count_scope_exit(void *data, struct task_struct *p);
+void count_scope_task_free(void *data, struct task_struct *p);
+int count_scope_nr_tasks(struct count_instance *in);
 int count_scope_show(struct seq_file *m, struct tpstat_set *set);
 int count_scope_write(struct tpstat_set *set, const struct tpstat_file *file,
 		      char *line);

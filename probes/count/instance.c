@@ -64,6 +64,29 @@ static bool count_counting(struct count_instance *in,
 }
 
 /*
+ * One more tracepoint for @in, if all instances together count fewer than
+ * max_tracepoints; each instance keeps how many it took, to give them all
+ * back when it goes.
+ */
+static int count_charge(struct count_instance *in)
+{
+	if (atomic_inc_return(&count_nr_tracepoints) > tpstat_count_max_tracepoints) {
+		atomic_dec(&count_nr_tracepoints);
+		pr_warn("tpstat_count: already counting max_tracepoints=%u tracepoints\n",
+			tpstat_count_max_tracepoints);
+		return -ENOSPC;
+	}
+	atomic_inc(&in->nr_tracepoints);
+	return 0;
+}
+
+static void count_refund(struct count_instance *in, int nr)
+{
+	atomic_sub(nr, &in->nr_tracepoints);
+	atomic_sub(nr, &count_nr_tracepoints);
+}
+
+/*
  * A tracepoint the scope probes already, counted by them from now on, or
  * a probe of its own: the instances' tracepoints are counted together,
  * and bounded.
@@ -72,12 +95,8 @@ static int count_add(struct count_instance *in, const char *name)
 {
 	int i = count_scope_probe(in, name), err = -EEXIST;
 
-	if (atomic_inc_return(&count_nr_tracepoints) > tpstat_count_max_tracepoints) {
-		atomic_dec(&count_nr_tracepoints);
-		pr_warn("tpstat_count: already counting max_tracepoints=%u tracepoints\n",
-			tpstat_count_max_tracepoints);
+	if (count_charge(in))
 		return -ENOSPC;
-	}
 	if (i < 0)
 		err = tpstat_set_add_probe(&in->set, name, count_probe);
 	else if (!in->counting[i])
@@ -85,7 +104,7 @@ static int count_add(struct count_instance *in, const char *name)
 	if (!err && i >= 0)
 		WRITE_ONCE(in->counting[i], true);
 	if (err)
-		atomic_dec(&count_nr_tracepoints);
+		count_refund(in, 1);
 	return err;
 }
 
@@ -100,8 +119,17 @@ static int count_remove(struct count_instance *in, const char *name)
 	if (!err && i >= 0)
 		WRITE_ONCE(in->counting[i], false);
 	if (!err)
-		atomic_dec(&count_nr_tracepoints);
+		count_refund(in, 1);
 	return err;
+}
+
+/*
+ * Once @in is unregistered, so that no control write can add or remove a
+ * tracepoint any more: what it counted is free for other instances.
+ */
+void count_instance_release(struct count_instance *in)
+{
+	count_refund(in, atomic_read(&in->nr_tracepoints));
 }
 
 static int count_counts_show(struct seq_file *m, struct tpstat_set *set)
@@ -159,7 +187,7 @@ static int count_stats(struct seq_file *m, struct tpstat_set *set)
 	}
 	tpstat_filter_print_stats(m, &in->filter, "filter");
 	if (set->parent)
-		seq_printf(m, "scope.tasks %d\n", atomic_read(&in->scope.tasks));
+		seq_printf(m, "scope.tasks %d\n", count_scope_nr_tasks(in));
 	return 0;
 }
 
@@ -192,8 +220,8 @@ void count_instance_init(struct count_instance *in, const char *name,
 	in->files[3] = count_scope_file;
 	in->probes[COUNT_SCOPE_FORK] = (struct tpstat_probe)
 		TPSTAT_PROBE(sched_process_fork, count_scope_fork);
-	in->probes[COUNT_SCOPE_EXIT] = (struct tpstat_probe)
-		TPSTAT_PROBE(sched_process_exit, count_scope_exit);
+	in->probes[COUNT_SCOPE_FREE] = (struct tpstat_probe)
+		TPSTAT_PROBE(sched_process_free, count_scope_task_free);
 	in->set = (struct tpstat_set){
 		.name = in->name,
 		.parent = parent,

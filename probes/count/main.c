@@ -105,7 +105,10 @@ unlock:
 	return err;
 }
 
-/* Its probes detached and its files gone, then all it held freed. */
+/*
+ * Its probes detached and its files gone, then all it held freed and its
+ * tracepoints given back to max_tracepoints.
+ */
 static void count_instance_free(struct count_instance *in)
 {
 	spin_lock(&count_list_lock);
@@ -113,6 +116,7 @@ static void count_instance_free(struct count_instance *in)
 	spin_unlock(&count_list_lock);
 	count_nr_instances--;
 	tpstat_set_unregister(&in->set);
+	count_instance_release(in);
 	count_scope_free(in);
 	kfree(in);
 }

@@ -1,14 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * An instance's scope: every task, or a process and the tasks it forks
- * from then on, each followed from its fork (sched_process_fork) to its
- * exit (sched_process_exit), as ftrace's event-fork option follows them.
+ * from then on, each followed from its fork (sched_process_fork) until it
+ * is freed (sched_process_free), as ftrace's event-fork option follows
+ * them. Not until its exit: when a thread other than the leader execs,
+ * de_thread() waits for the leader to exit, then swaps their pids, so the
+ * process goes on under its pid as the thread that exec'd, and the leader
+ * is freed under the thread's old pid. Each pid's bit leaves with the
+ * task that holds the pid last.
  *
  * The tasks are a bit per pid, for every pid the kernel can hand out
  * (PID_MAX_LIMIT: 512 KiB on 64-bit), so that a probe tests the task it
  * runs for with two loads and a bit test, and never looks anything up.
  */
 #include <linux/bitops.h>
+#include <linux/overflow.h>
 #include <linux/pid.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
@@ -22,34 +28,43 @@ void count_scope_fork(void *data, struct task_struct *parent,
 		      struct task_struct *child)
 {
 	struct count_instance *in = to_instance(tpstat_probe_set(data));
-	unsigned long *pids = READ_ONCE(in->scope.pids);
+	struct count_scope_tasks *tasks = READ_ONCE(in->scope.tasks);
 
 	if (READ_ONCE(in->counting[COUNT_SCOPE_FORK]))
 		count_event(data, in);
-	if (pids && test_bit(parent->pid, pids) &&
-	    !test_and_set_bit(child->pid, pids))
-		atomic_inc(&in->scope.tasks);
+	if (tasks && test_bit(parent->pid, tasks->pids) &&
+	    !test_and_set_bit(child->pid, tasks->pids))
+		atomic_inc(&tasks->nr);
 }
 
-/* An exit counts, then the task leaves the scope. */
-void count_scope_exit(void *data, struct task_struct *p)
+/*
+ * A task freed (an RCU callback, a grace period after its reaping, current
+ * any task) counts, then leaves the scope with the pid it holds last.
+ */
+void count_scope_task_free(void *data, struct task_struct *p)
 {
 	struct count_instance *in = to_instance(tpstat_probe_set(data));
-	unsigned long *pids = READ_ONCE(in->scope.pids);
+	struct count_scope_tasks *tasks = READ_ONCE(in->scope.tasks);
 
-	if (READ_ONCE(in->counting[COUNT_SCOPE_EXIT]))
+	if (READ_ONCE(in->counting[COUNT_SCOPE_FREE]))
 		count_event(data, in);
-	if (pids && test_and_clear_bit(p->pid, pids))
-		atomic_dec(&in->scope.tasks);
+	if (tasks && test_and_clear_bit(p->pid, tasks->pids))
+		atomic_dec(&tasks->nr);
+}
+
+/* Tasks in scope now, 0 for every task; the set's lock is held. */
+int count_scope_nr_tasks(struct count_instance *in)
+{
+	return in->scope.tasks ? atomic_read(&in->scope.tasks->nr) : 0;
 }
 
 int count_scope_show(struct seq_file *m, struct tpstat_set *set)
 {
 	struct count_instance *in = to_instance(set);
 
-	if (in->scope.pids)
+	if (in->scope.tasks)
 		seq_printf(m, "%d, %d tasks\n", in->scope.root,
-			   atomic_read(&in->scope.tasks));
+			   count_scope_nr_tasks(in));
 	else
 		seq_puts(m, "all\n");
 	return 0;
@@ -65,17 +80,19 @@ static struct task_struct *count_scope_task(int nr)
 	return task;
 }
 
-/* Puts @pids in force, @root's, and frees the old ones when unused. */
-static void count_scope_set(struct count_instance *in, unsigned long *pids,
-			    pid_t root)
+/*
+ * Puts @tasks in force, @root's, and frees the old ones when unused: a
+ * probe still in them meanwhile counts in them alone.
+ */
+static void count_scope_set(struct count_instance *in,
+			    struct count_scope_tasks *tasks, pid_t root)
 {
-	unsigned long *old;
+	struct count_scope_tasks *old;
 
 	mutex_lock(&in->set.lock);
-	old = in->scope.pids;
+	old = in->scope.tasks;
 	in->scope.root = root;
-	atomic_set(&in->scope.tasks, pids ? 1 : 0);
-	tpstat_data_publish(in->scope.pids, pids);
+	tpstat_data_publish(in->scope.tasks, tasks);
 	if (old)
 		tracepoint_synchronize_unregister();
 	mutex_unlock(&in->set.lock);
@@ -90,8 +107,8 @@ int count_scope_write(struct tpstat_set *set, const struct tpstat_file *file,
 		      char *line)
 {
 	struct count_instance *in = to_instance(set);
+	struct count_scope_tasks *tasks;
 	struct task_struct *task;
-	unsigned long *pids;
 	int nr;
 
 	if (!*line || !strcmp(line, "0")) {
@@ -103,18 +120,19 @@ int count_scope_write(struct tpstat_set *set, const struct tpstat_file *file,
 	task = count_scope_task(nr);
 	if (!task)
 		return -ESRCH;
-	pids = vzalloc(BITS_TO_LONGS(PID_MAX_LIMIT) * sizeof(long));
-	if (pids) {
-		set_bit(task->pid, pids);
-		count_scope_set(in, pids, nr);
+	tasks = vzalloc(struct_size(tasks, pids, BITS_TO_LONGS(PID_MAX_LIMIT)));
+	if (tasks) {
+		set_bit(task->pid, tasks->pids);
+		atomic_set(&tasks->nr, 1);
+		count_scope_set(in, tasks, nr);
 	}
 	put_task_struct(task);
-	return pids ? 0 : -ENOMEM;
+	return tasks ? 0 : -ENOMEM;
 }
 
 /* Once the instance's probes are gone. */
 void count_scope_free(struct count_instance *in)
 {
-	vfree(in->scope.pids);
-	in->scope.pids = NULL;
+	vfree(in->scope.tasks);
+	in->scope.tasks = NULL;
 }

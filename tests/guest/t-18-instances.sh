@@ -1,13 +1,51 @@
 # SPDX-License-Identifier: GPL-2.0
 # Counting instances, under the count set: a process tree followed as it
 # forks, its forks and execs exact against what it was made to do while
-# unrelated forks run beside it; two instances on one tracepoint with
-# scopes of their own, each exact, one removed and the other unchanged;
-# names, pids and the bound on instances refused.
+# unrelated forks run beside it; a process whose second thread execs, kept
+# in scope under the pid it keeps; the scope's count of tasks against the
+# tasks /proc has, after resets during a fork loop; two instances on one
+# tracepoint with scopes of their own, each exact, one removed and the
+# other unchanged; names, pids and the bound on instances refused;
+# instances made and removed in a loop, each exact, their tracepoints,
+# memory and files all given back.
 
-plan 19
+plan 27
 
 I=$TP/count/instances
+
+# await_tasks INSTANCE N: its scope's tasks, once they are N or after 20 s.
+# A task leaves a scope when it is freed, a grace period after its reaping.
+await_tasks() {
+	n=0
+	while [ "$(stat_of "count/$1" scope.tasks)" != "$2" ] && [ $n -lt 200 ]; do
+		n=$((n + 1))
+		sleep 0.1
+	done
+	stat_of "count/$1" scope.tasks
+}
+
+# tree_tasks PID: the tasks /proc has of PID and all it descends to.
+tree_tasks() {
+	cat /proc/[0-9]*/task/[0-9]*/stat 2>/dev/null | awk -v root="$1" '
+		{ ppid[$1] = $4 }
+		END {
+			for (p in ppid) {
+				for (q = p; q != root && (q in ppid) && q > 1; q = ppid[q])
+					;
+				n += q == root
+			}
+			print n + 0
+		}'
+}
+
+# What an instance's life leaves behind, for before and after: the
+# instances, tpstat's files, its memory file, tpstat_count's vmalloc areas.
+leftovers() {
+	echo "instances: $(cat $I | tr '\n' ' ')"
+	echo "files: $(find $TP | wc -l)"
+	grep total $TP/memory
+	echo "vmalloc: $(grep -c '\[tpstat_count\]' /proc/vmallocinfo)"
+}
 
 load tpstat
 load tpstat_test_tp
@@ -43,7 +81,58 @@ is "5 children and 15 grandchildren: 20 forks, no other" \
 is "6 execs: forker's own, then its 5 children's" \
 	"$(stat_of count/tree sched_process_exec.hits)" 6
 is "every task of the tree gone from the scope as it exited" \
-	"$(cat $TP/count/tree/scope)" "$forker, 0 tasks"
+	"$(await_tasks tree 0) $(cat $TP/count/tree/scope)" "0 $forker, 0 tasks"
+
+# thread-exec's second thread execs forker: de_thread() hands it the
+# leader's pid, the leader exits, and the process goes on under its pid as
+# another task. It stays in scope: thread-exec's exec and clone, then
+# forker's exec, its 5 children's execs and their 20 forks, all counted.
+rm -f /tmp/stop-forks
+( while [ ! -e /tmp/stop-forks ]; do sh -c :; done ) &
+beside=$!
+/payload/bin/thread-exec /payload/bin/forker 5 3 < /tmp/gate &
+te=$!
+echo $te > $TP/count/tree/scope
+echo 1 > $TP/count/tree/reset
+until echo go > /tmp/gate; do :; done 2>/dev/null
+wait $te
+is "a second thread's exec of forker: it ran as planned" $? 0
+touch /tmp/stop-forks
+wait $beside
+is "21 forks: the thread's clone, then forker's 20" \
+	"$(stat_of count/tree sched_process_fork.hits)" 21
+is "7 execs: thread-exec's, the thread's of forker, forker's 5 children's" \
+	"$(stat_of count/tree sched_process_exec.hits)" 7
+is "no task of it left in the scope, nor the pid the thread had" \
+	"$(await_tasks tree 0) $(cat $TP/count/tree/scope)" "0 $te, 0 tasks"
+
+# The scope reset (the same pid written again) 40 times while its shell
+# forks, with a filter that keeps each fork probe busy longer between its
+# look at the scope and its count of it. Each reset leaves the shell
+# alone in scope; then it starts two sleeps, and its tasks are the three.
+rm -f /tmp/stop-loop /tmp/sleeps
+sh -c 'while [ ! -e /tmp/stop-loop ]; do sh -c :; done
+	sleep 600 & a=$!; sleep 600 & echo "$a $!" > /tmp/sleeps; wait' &
+loop=$!
+echo 'pid > 0 && tgid > 0 && cpu >= 0 && comm != tpstat_nothing' > $TP/count/tree/filter
+i=0
+while [ $i -lt 40 ]; do
+	echo $loop > $TP/count/tree/scope
+	i=$((i + 1))
+done
+touch /tmp/stop-loop
+n=0
+while [ ! -s /tmp/sleeps ] && [ $n -lt 100 ]; do
+	n=$((n + 1))
+	sleep 0.1
+done
+live=$(tree_tasks $loop)
+is "after 40 resets in a fork loop: the scope's tasks are /proc's" \
+	"$live $(await_tasks tree "$live")" "3 3"
+kill $(cat /tmp/sleeps)
+wait $loop
+is "and none once they exited" "$(await_tasks tree 0)" 0
+echo > $TP/count/tree/filter
 
 # Two instances on one tracepoint: each counts only its own task's events.
 echo one > $I
@@ -78,4 +167,27 @@ is "a name taken" "$(write_error $I two)" EEXIST
 is "a name that is not an identifier" "$(write_error $I 'a b')" EINVAL
 is "a pid no task has" "$(write_error $TP/count/two/scope 4000000)" ESRCH
 is "removing what is not there" "$(write_error $I '!nine')" ENOENT
+
+# With room for 8 tracepoints, 40 instances of 3 tracepoints each, made
+# and removed one after the other: each gets its 3, counts exactly, and
+# gives all it took back.
+rmmod tpstat_count
+load tpstat_count max_tracepoints=8 max_instances=1
+before=$(leftovers)
+good=0
+i=0
+while [ $i -lt 40 ]; do
+	echo "loop$i" > $I || break
+	echo tpstat_test_fire > $TP/count/loop$i/control &&
+		echo sched_process_exec > $TP/count/loop$i/control &&
+		echo sched_switch > $TP/count/loop$i/control || break
+	echo $$ > $TP/count/loop$i/scope
+	fire 2
+	[ "$(stat_of count/loop$i tpstat_test_fire.hits)" = 2 ] || break
+	echo "!loop$i" > $I || break
+	i=$((i + 1))
+	good=$i
+done
+is "40 instances in turn, 3 tracepoints each, each exact" $good 40
+is "no instance, file, memory or vmalloc area left of them" "$(leftovers)" "$before"
 unload_all

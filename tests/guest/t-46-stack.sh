@@ -2,12 +2,13 @@
 # tpstat_stack against events driven from known places: the test event
 # fired from two call paths, exactly two stacks with exactly their counts,
 # each starting at the function that fired it, with another probe on the
-# tracepoint too; by comm, two commands' exact counts; by pid and cpu; a
-# kmalloc from a known function, its stack's exact count; a one-stack
-# table, the rest in other, nothing lost; bad control lines refused; no
-# address printed anywhere.
+# tracepoint too, and after churn of the entry and of the tracepoint's
+# module while it fires; by comm, two commands' exact counts; by pid and
+# cpu; a kmalloc from a known function, its stack's exact count; a
+# one-stack table, the rest in other, nothing lost; bad control lines
+# refused; no address printed anywhere.
 
-plan 27
+plan 28
 
 S=$TP/stack
 C=$S/control
@@ -55,6 +56,34 @@ is "with a second probe on it: still two stacks" "$(entry tpstat_test_fire rows)
 row_a=$(block $F tpstat_test_path_a)
 is "and path a's grew by 10, from the same first frame" \
 	"${row_a%%+*}" "310 tpstat_test_path_a"
+
+# Churn under both probes, the tracepoint firing in a loop on CPU 1: the
+# entry removed and added 30 times from CPU 0 (each removal detaches a
+# probe that may be running), then the tracepoint's module reloaded 10
+# times (each unload clears the tracepoint the probes had). The log stays
+# clean (run-tests checks it), and the stacks are still exact, the
+# iterator of the tracepoint as reloaded left out.
+rm -f /tmp/stop-fire
+taskset -c 1 sh -c "while [ ! -e /tmp/stop-fire ]; do echo 'a 50' > $P; done" &
+firer=$!
+i=0
+while [ $i -lt 30 ]; do
+	taskset -c 0 sh -c "echo '!tpstat_test_fire' > $C && echo 'tpstat_test_fire by stack' > $C" ||
+		break
+	i=$((i + 1))
+done
+touch /tmp/stop-fire
+wait $firer
+n=0
+while [ $n -lt 10 ]; do
+	rmmod tpstat_test_tp && load tpstat_test_tp || break
+	n=$((n + 1))
+done
+echo 1 > $S/tpstat_test_fire/reset
+echo 'a 10' > $P
+row_a=$(block $F tpstat_test_path_a)
+is "30 removals and adds while it fired, 10 reloads: path a's 10, from its first frame" \
+	"$i $n ${row_a%%+*}" "30 10 10 tpstat_test_path_a"
 rmmod tpstat_count
 
 # By command, and by pid and CPU.
