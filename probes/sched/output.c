@@ -296,7 +296,8 @@ int tpstat_sched_migrations_show(struct seq_file *m, struct tpstat_set *set)
 
 /*
  * "migrations.cpuF.cpuT N": for every pair of shown CPUs from the matrix,
- * for each pair with a row from the table.
+ * for each pair with a row from the table, and then "migrations.other N"
+ * for the moves between pairs that found the table full.
  */
 static int migration_stats(struct seq_file *m)
 {
@@ -318,6 +319,7 @@ static int migration_stats(struct seq_file *m)
 	for (i = 0; i < nr; i++)
 		seq_printf(m, "migrations.cpu%llu.cpu%llu %llu\n", rows[i].key.w[0],
 			   rows[i].key.w[1], rows[i].counters[0]);
+	seq_printf(m, "migrations.other %llu\n", rows[nr].counters[0]);
 	kvfree(rows);
 	return 0;
 }

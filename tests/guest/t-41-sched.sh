@@ -262,7 +262,7 @@ set_mig() {
 if [ "$ncpus" -ge 2 ] && echo 'hist:keys=orig_cpu,dest_cpu' > $H/trigger; then
 	# A move, so that the row is surely taken; by which pair, stats say.
 	taskset -c 0 sh -c 'taskset -p 2 $$ > /dev/null'
-	row=$(grep '^migrations\.' $TP/sched/stats)
+	row=$(grep '^migrations\.cpu' $TP/sched/stats)
 	is "one pair has a row" "$(echo "$row" | wc -l)" 1
 	row=${row#migrations.cpu}
 	from=${row%%.*}

@@ -127,6 +127,8 @@ static const struct tpstat_pattern tpstat_patterns[] = {
 	  "The pid of the longest run-queue latency" },
 	{ "sched", "migrations.cpu{from_cpu}.cpu{to_cpu}", "migrations", C, NONE,
 	  "Tasks moved from one CPU to another" },
+	{ "sched", "migrations.other", "migrations_other", C, NONE,
+	  "Tasks moved between CPUs whose pair found the table full (max_migration_pairs)" },
 	/* A task table's counters (core/tasks.c). */
 	{ "sched", "tasks.claimed", "tasks_claimed", C, NONE, "Tasks given a row" },
 	{ "sched", "tasks.released", "tasks_released", C, NONE,
