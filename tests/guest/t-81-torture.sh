@@ -7,7 +7,7 @@
 # purpose must report the two checks that catch them, and no other; an
 # unload in the middle of a run ends it, checked.
 
-plan 11
+plan 13
 
 SUM=/sys/kernel/debug/tpstat_torture/summary
 # Longer where lockdep, KASAN and kmemleak watch.
@@ -50,6 +50,22 @@ kmsg_since "$before" | grep 'tpstat_torture:' | grep -v ' ops, ' | sed 's/^/# /'
 grep -E '^(pairs|tasks)\.' $TP/torture/stats | tr '\n' ' ' | sed 's/^/# /; s/ $/\n/'
 is "the map holds no start, the table no task's words" \
 	"$(stat_of torture pairs.held) $(stat_of torture tasks.held)" "0 0"
+rmmod tpstat_torture
+
+# A map of 8 for the 20 starts kept open, whose starts expire after
+# 500 us: full all the time, it evicts. Every start an end did not find
+# must be one it counted as expired, and none may go younger.
+load tpstat_torture seconds=$((SECS / 2)) pair_slots=8 pair_age_us=500
+before=$(kmsg_lines)
+echo run > $SUM
+line=$(until_ran $((SECS * 3 + 60)))
+echo "# $line"
+ops=$(field 2 $line)
+is "evicting: the run's summary line" "$line" "tpstat_torture: $ops ops, 0 errors"
+kmsg_since "$before" | grep 'tpstat_torture:' | grep -v ' ops, ' | sed 's/^/# /'
+grep -E '^pairs\.' $TP/torture/stats | tr '\n' ' ' | sed 's/^/# /; s/ $/\n/'
+within "evicting: the full map evicted expired starts" \
+	"$(stat_of torture pairs.expired)" 1 100000000000
 rmmod tpstat_torture
 
 # Three ends skipped, counted by their callers as made: the map's pairs

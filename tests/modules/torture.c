@@ -69,13 +69,25 @@ static unsigned int extra_threads = 2;
 module_param(extra_threads, uint, 0400);
 MODULE_PARM_DESC(extra_threads, "threads beside one per online CPU (0-64, default 2)");
 
-static unsigned int pair_slots = 64;
+/*
+ * A small map, which the open starts of all callers nearly fill: keys
+ * share homes, and slots go free, busy and full again all the time.
+ */
+static unsigned int pair_slots = 16;
 module_param(pair_slots, uint, 0400);
-MODULE_PARM_DESC(pair_slots, "starts the pairing map holds (default 64)");
+MODULE_PARM_DESC(pair_slots, "starts the pairing map holds (default 16)");
 
-static unsigned int pair_window = 8;
+static unsigned int pair_window = 4;
 module_param(pair_window, uint, 0400);
-MODULE_PARM_DESC(pair_window, "starts each thread keeps open (1-64, default 8)");
+MODULE_PARM_DESC(pair_window, "starts each thread keeps open (1-64, default 4)");
+
+static unsigned int pair_age_us;
+module_param(pair_age_us, uint, 0400);
+MODULE_PARM_DESC(pair_age_us, "age at which a full map evicts a start (0: never, the default)");
+
+static unsigned int task_slots = 128;
+module_param(task_slots, uint, 0400);
+MODULE_PARM_DESC(task_slots, "tasks the task table holds (default 128)");
 
 static unsigned int timer_us = 200;
 module_param(timer_us, uint, 0400);
@@ -90,7 +102,7 @@ module_param(plant_skip_ends, uint, 0400);
 MODULE_PARM_DESC(plant_skip_ends, "ends skipped on purpose, counted as made (default 0)");
 
 static struct tpstat_pairs torture_pairs = TPSTAT_PAIRS(64, 0);
-static struct tpstat_tasks torture_tasks = TPSTAT_TASKS(256);
+static struct tpstat_tasks torture_tasks = TPSTAT_TASKS(128);
 /* One counter per key: each add counts there too. */
 static struct tpstat_keyed torture_keyed = TPSTAT_KEYED_PER_CPU(512, "value", 1);
 static struct tpstat_stacks torture_stacks = TPSTAT_STACKS(512, 1);
@@ -98,7 +110,6 @@ static struct tpstat_stacks torture_stacks = TPSTAT_STACKS(512, 1);
 /* What a run checks; each failed check is one error. */
 enum torture_check {
 	/* Seen as the run goes, counted each time. */
-	CHECK_PAIRS_LOST,
 	CHECK_PAIRS_GHOST,
 	CHECK_PAIRS_WRONG,
 	CHECK_PAIRS_TWICE,
@@ -113,7 +124,8 @@ enum torture_check {
 	CHECK_PAIRS_PAIRED,
 	CHECK_PAIRS_UNPAIRED,
 	CHECK_PAIRS_REPLACED,
-	CHECK_PAIRS_EXPIRED,
+	CHECK_PAIRS_LOST,
+	CHECK_PAIRS_FRESH,
 	CHECK_PAIRS_HELD,
 	CHECK_TASKS_CLAIMED,
 	CHECK_TASKS_RELEASED,
@@ -132,7 +144,6 @@ enum torture_check {
 };
 
 static const char *const torture_check_names[CHECK_NR] = {
-	[CHECK_PAIRS_LOST] = "pairs: a saved start was not found by its end",
 	[CHECK_PAIRS_GHOST] = "pairs: a dropped start was found by its end",
 	[CHECK_PAIRS_WRONG] = "pairs: an end got a start saved for another key",
 	[CHECK_PAIRS_TWICE] = "pairs: a start was paired by two ends",
@@ -145,7 +156,8 @@ static const char *const torture_check_names[CHECK_NR] = {
 	[CHECK_PAIRS_PAIRED] = "pairs: ends the map counted as paired",
 	[CHECK_PAIRS_UNPAIRED] = "pairs: ends the map counted as unpaired",
 	[CHECK_PAIRS_REPLACED] = "pairs: starts the map counted as replaced",
-	[CHECK_PAIRS_EXPIRED] = "pairs: starts the map counted as expired",
+	[CHECK_PAIRS_LOST] = "pairs: saved starts lost, against those counted as expired",
+	[CHECK_PAIRS_FRESH] = "pairs: starts evicted younger than max_age",
 	[CHECK_PAIRS_HELD] = "pairs: starts held once all were ended",
 	[CHECK_TASKS_CLAIMED] = "tasks: tasks the table counted as claimed",
 	[CHECK_TASKS_RELEASED] = "tasks: tasks the table counted as released",
@@ -169,6 +181,8 @@ struct torture_tally {
 	u64 dropped;		/* starts it refused */
 	u64 paired;		/* ends that got a start */
 	u64 unpaired;		/* ends that got none */
+	u64 lost;		/* of those, ends of starts the map took */
+	u64 fresh;		/* of those, starts younger than max_age */
 	u64 task_nulls;		/* asks for words that got none */
 	u64 tasks;		/* tasks made, each asked for its words */
 	u64 keyed_adds;
@@ -178,6 +192,7 @@ struct torture_tally {
 
 struct torture_open {
 	u64 key;
+	u64 ts;
 	bool saved;
 };
 
@@ -282,8 +297,12 @@ static void torture_end_oldest(struct torture_ring *r, struct torture_tally *t)
 	} else {
 		t->unpaired++;
 	}
-	if (o->saved && !got)
-		torture_saw(CHECK_PAIRS_LOST);
+	/* Only an eviction, counted as expired, loses a saved start. */
+	if (o->saved && !got) {
+		t->lost++;
+		if (ktime_get_ns() - o->ts < torture_pairs.max_age)
+			t->fresh++;
+	}
 	if (!o->saved && got)
 		torture_saw(CHECK_PAIRS_GHOST);
 	/* Now and then the same end again, which must find nothing. */
@@ -309,6 +328,7 @@ static void torture_pairs_step(struct torture_ring *r, struct torture_tally *t)
 	o = &r->open[(r->first + r->nr) % r->window];
 	o->key = r->id << 48 | r->seq++;
 	start.ts = ktime_get_ns();
+	o->ts = start.ts;
 	start.a = o->key;
 	start.b = r->id;
 	t->ops++;
@@ -465,6 +485,8 @@ static void torture_tally_add(struct torture_tally *sum,
 	sum->dropped += t->dropped;
 	sum->paired += t->paired;
 	sum->unpaired += t->unpaired;
+	sum->lost += t->lost;
+	sum->fresh += t->fresh;
 	sum->task_nulls += t->task_nulls;
 	sum->tasks += t->tasks;
 	sum->keyed_adds += t->keyed_adds;
@@ -714,9 +736,9 @@ static unsigned int torture_verify(const struct torture_counts *before,
 				 d.pairs[TPSTAT_PAIRS_UNPAIRED], t->unpaired);
 	errors += torture_expect(CHECK_PAIRS_REPLACED,
 				 d.pairs[TPSTAT_PAIRS_REPLACED], 0);
-	/* No max_age: nothing may be evicted as expired. */
-	errors += torture_expect(CHECK_PAIRS_EXPIRED,
-				 d.pairs[TPSTAT_PAIRS_EXPIRED], 0);
+	errors += torture_expect(CHECK_PAIRS_LOST, t->lost,
+				 d.pairs[TPSTAT_PAIRS_EXPIRED]);
+	errors += torture_expect(CHECK_PAIRS_FRESH, t->fresh, 0);
 	errors += torture_expect(CHECK_PAIRS_HELD, after.pairs_held,
 				 before->pairs_held);
 	/*
@@ -966,6 +988,8 @@ static int __init torture_init(void)
 	    pair_window > TORTURE_WINDOW_MAX || timer_us < 10 || timer_us > 1000000)
 		return -EINVAL;
 	torture_pairs.capacity = pair_slots;
+	torture_pairs.max_age = (u64)pair_age_us * NSEC_PER_USEC;
+	torture_tasks.capacity = task_slots;
 	err = tpstat_set_register(&torture_set);
 	if (err)
 		return err;
