@@ -101,7 +101,7 @@ static unsigned int plant_skip_ends;
 module_param(plant_skip_ends, uint, 0400);
 MODULE_PARM_DESC(plant_skip_ends, "ends skipped on purpose, counted as made (default 0)");
 
-static struct tpstat_pairs torture_pairs = TPSTAT_PAIRS(64, 0);
+static struct tpstat_pairs torture_pairs = TPSTAT_PAIRS(16, 0);
 static struct tpstat_tasks torture_tasks = TPSTAT_TASKS(128);
 /* One counter per key: each add counts there too. */
 static struct tpstat_keyed torture_keyed = TPSTAT_KEYED_PER_CPU(512, "value", 1);
@@ -198,7 +198,7 @@ struct torture_open {
 
 /* The starts one caller keeps open, oldest first, and its next key. */
 struct torture_ring {
-	struct torture_open open[TORTURE_WINDOW_MAX];
+	struct torture_open *open;
 	unsigned int first;
 	unsigned int nr;
 	unsigned int window;
@@ -211,6 +211,7 @@ struct torture_worker {
 	struct task_struct *task;
 	int cpu;		/* the CPU it is bound to, or -1 */
 	struct torture_ring ring;
+	struct torture_open open[TORTURE_WINDOW_MAX];
 	struct torture_tally tally;
 	u64 random;
 };
@@ -219,11 +220,12 @@ struct torture_worker {
 struct torture_timer {
 	struct hrtimer timer;
 	struct torture_ring ring;
+	struct torture_open open[TORTURE_TIMER_WINDOW];
 	struct torture_tally tally;
 	u64 random;
 };
 
-static DEFINE_PER_CPU(struct torture_timer, torture_timers);
+static struct torture_timer __percpu *torture_timers;
 
 /* The counts a run starts from and ends at. */
 struct torture_counts {
@@ -346,9 +348,11 @@ static void torture_pairs_drain(struct torture_ring *r, struct torture_tally *t)
 		torture_end_oldest(r, t);
 }
 
-static void torture_ring_init(struct torture_ring *r, u64 id, unsigned int window)
+static void torture_ring_init(struct torture_ring *r, struct torture_open *open,
+			      u64 id, unsigned int window)
 {
 	memset(r, 0, sizeof(*r));
+	r->open = open;
 	r->id = id;
 	r->window = window;
 	r->seq = torture_runs << 36;
@@ -537,7 +541,7 @@ static int torture_worker_fn(void *arg)
 	own = torture_task_mark(&w->tally, current);
 	if (w->cpu >= 0) {
 		/* Bound to its CPU, so its timer is armed and stopped there. */
-		tm = per_cpu_ptr(&torture_timers, w->cpu);
+		tm = per_cpu_ptr(torture_timers, w->cpu);
 		hrtimer_start(&tm->timer, ns_to_ktime((u64)timer_us * NSEC_PER_USEC),
 			      HRTIMER_MODE_REL_PINNED_HARD);
 	}
@@ -828,13 +832,14 @@ static void torture_prepare(void)
 		struct torture_worker *w = &torture_workers[i];
 
 		memset(w, 0, sizeof(*w));
-		torture_ring_init(&w->ring, i + 1, pair_window);
+		torture_ring_init(&w->ring, w->open, i + 1, pair_window);
 		w->random = 0x9e3779b97f4a7c15ULL * (i + 1);
 	}
 	for_each_possible_cpu(cpu) {
-		struct torture_timer *tm = per_cpu_ptr(&torture_timers, cpu);
+		struct torture_timer *tm = per_cpu_ptr(torture_timers, cpu);
 
-		torture_ring_init(&tm->ring, 1000 + cpu, TORTURE_TIMER_WINDOW);
+		torture_ring_init(&tm->ring, tm->open, 1000 + cpu,
+				  TORTURE_TIMER_WINDOW);
 		memset(&tm->tally, 0, sizeof(tm->tally));
 		tm->random = 0xd1b54a32d192ed03ULL * (cpu + 1);
 	}
@@ -869,7 +874,7 @@ static unsigned int torture_run(u64 *ops)
 	for (i = 0; i < torture_nr_workers; i++)
 		torture_tally_add(&sum, &torture_workers[i].tally);
 	for_each_possible_cpu(cpu)
-		torture_tally_add(&sum, &per_cpu_ptr(&torture_timers, cpu)->tally);
+		torture_tally_add(&sum, &per_cpu_ptr(torture_timers, cpu)->tally);
 	kfree(torture_workers);
 	torture_workers = NULL;
 	*ops = sum.ops;
@@ -990,11 +995,16 @@ static int __init torture_init(void)
 	torture_pairs.capacity = pair_slots;
 	torture_pairs.max_age = (u64)pair_age_us * NSEC_PER_USEC;
 	torture_tasks.capacity = task_slots;
+	torture_timers = alloc_percpu(struct torture_timer);
+	if (!torture_timers)
+		return -ENOMEM;
 	err = tpstat_set_register(&torture_set);
-	if (err)
+	if (err) {
+		free_percpu(torture_timers);
 		return err;
+	}
 	for_each_possible_cpu(cpu) {
-		struct torture_timer *tm = per_cpu_ptr(&torture_timers, cpu);
+		struct torture_timer *tm = per_cpu_ptr(torture_timers, cpu);
 
 		hrtimer_init(&tm->timer, CLOCK_MONOTONIC,
 			     HRTIMER_MODE_REL_PINNED_HARD);
@@ -1018,6 +1028,7 @@ static void __exit torture_exit(void)
 		kthread_stop(torture_controller);
 	debugfs_remove(torture_dir);
 	tpstat_set_unregister(&torture_set);
+	free_percpu(torture_timers);
 }
 
 module_init(torture_init);
