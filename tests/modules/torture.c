@@ -89,13 +89,21 @@ static unsigned int task_slots = 128;
 module_param(task_slots, uint, 0400);
 MODULE_PARM_DESC(task_slots, "tasks the task table holds (default 128)");
 
-static unsigned int timer_us = 200;
+/*
+ * Under qemu's TCG with one host thread for all vCPUs, 6.12 guests took
+ * a #DB, and once a double fault, in slub's allocation fast path with
+ * RFLAGS holding the low half of a register ORed in, when an interrupt
+ * came just after its cmpxchg16b: an emulation fault, not the kernel's.
+ * Each run makes it likelier by interrupting often while its threads
+ * allocate (each new task's name): both are kept moderate by default.
+ */
+static unsigned int timer_us = 1000;
 module_param(timer_us, uint, 0400);
-MODULE_PARM_DESC(timer_us, "period of each CPU's hrtimer (10-1000000 us, default 200)");
+MODULE_PARM_DESC(timer_us, "period of each CPU's hrtimer (10-1000000 us, default 1000)");
 
-static unsigned int spawn_every = 64;
+static unsigned int spawn_every = 256;
 module_param(spawn_every, uint, 0400);
-MODULE_PARM_DESC(spawn_every, "rounds of a thread between the short-lived tasks it makes (0: none; default 64)");
+MODULE_PARM_DESC(spawn_every, "rounds of a thread between the short-lived tasks it makes (0: none; default 256)");
 
 static unsigned int plant_skip_ends;
 module_param(plant_skip_ends, uint, 0400);
