@@ -91,11 +91,12 @@ MODULE_PARM_DESC(task_slots, "tasks the task table holds (default 128)");
 
 /*
  * Under qemu's TCG with one host thread for all vCPUs, 6.12 guests took
- * a #DB, and once a double fault, in slub's allocation fast path with
- * RFLAGS holding the low half of a register ORed in, when an interrupt
- * came just after its cmpxchg16b: an emulation fault, not the kernel's.
- * Each run makes it likelier by interrupting often while its threads
- * allocate (each new task's name): both are kept moderate by default.
+ * a #DB, then double faults, in slub's allocation fast path with RFLAGS
+ * holding the low half of RDI ORed in, when an interrupt came just after
+ * its cmpxchg16b: an emulation fault, not the kernel's. All three hit
+ * the copy kthread_create() makes of a name of 16 bytes or more, for
+ * each new task; the threads' names are shorter, and the
+ * interrupts and new tasks kept moderate by default.
  */
 static unsigned int timer_us = 1000;
 module_param(timer_us, uint, 0400);
@@ -519,7 +520,7 @@ static void torture_tasks_step(struct torture_worker *w)
 	struct task_struct *child;
 
 	init_completion(&c.asked);
-	child = kthread_run(torture_child_fn, &c, "tpstat_torture_c");
+	child = kthread_run(torture_child_fn, &c, "tpstat_ttc");
 	if (IS_ERR(child))
 		return;
 	w->tally.tasks++;
@@ -805,7 +806,7 @@ static bool torture_start_workers(void)
 		w = &torture_workers[i];
 		w->cpu = cpu;
 		w->task = kthread_create_on_cpu(torture_worker_fn, w, cpu,
-						"tpstat_torture/%u");
+						"tpstat_tt/%u");
 		if (IS_ERR(w->task))
 			goto fail;
 		i++;
@@ -813,7 +814,7 @@ static bool torture_start_workers(void)
 	for (; i < torture_nr_workers; i++) {
 		w = &torture_workers[i];
 		w->cpu = -1;
-		w->task = kthread_create(torture_worker_fn, w, "tpstat_torture_x%u", i);
+		w->task = kthread_create(torture_worker_fn, w, "tpstat_ttx%u", i);
 		if (IS_ERR(w->task))
 			goto fail;
 	}
