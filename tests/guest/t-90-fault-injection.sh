@@ -26,7 +26,7 @@ sets=
 for m in "$KO"/tpstat_*.ko; do
 	m=$(basename "$m" .ko)
 	case $m in
-	tpstat|tpstat_count|tpstat_test_*|tpstat_sample_*|tpstat_bench*) ;;
+	tpstat|tpstat_count|tpstat_test_*|tpstat_torture|tpstat_sample_*|tpstat_bench*) ;;
 	*) sets="$sets $m" ;;
 	esac
 done
