@@ -31,10 +31,11 @@ field() {
 	echo "$1"
 }
 
-# On the map of 2026-11-26 this run's checks of lost starts and of starts
-# held at the end failed together once, 1 and 1 (6.12, four vCPUs, a
-# host thread each): most likely a start saved behind a slot that went
-# free between the look for an empty slot and its hold: no end finds it.
+# On the map before the review's fix this run's checks of lost starts and
+# of starts held at the end failed together once, 1 and 1 (6.12, four
+# vCPUs, a host thread each): most likely a start saved behind a slot
+# that went free between the look for an empty slot and its hold, which
+# no end finds (the ABA the host's torture reproduces every time).
 load tpstat
 load tpstat_torture seconds=$SECS
 is "no run before one is asked for" "$(cat $SUM)" none
@@ -58,10 +59,10 @@ rmmod tpstat_torture
 
 # A map of 8 for the 20 starts kept open, whose starts expire after
 # 500 us: full all the time, it evicts. Every start an end did not find
-# must be one it counted as expired, and none may go younger. The map of
-# 2026-11-26 fails the last now and then: it picks an expired start to
-# evict by its time, read before it holds the slot, so a fresh start
-# saved in that slot meanwhile is evicted instead.
+# must be one it counted as expired, and none may go younger. The map
+# before the review's fix failed the last now and then: it picked an
+# expired start to evict by its time, read before it held the slot, so a
+# fresh start saved in that slot meanwhile was evicted instead.
 load tpstat_torture seconds=$((SECS / 2)) pair_slots=8 pair_age_us=500
 before=$(kmsg_lines)
 echo run > $SUM
@@ -76,7 +77,8 @@ within "evicting: the full map evicted expired starts" \
 rmmod tpstat_torture
 
 # Three ends skipped, counted by their callers as made: the map's pairs
-# fall three short, and it still holds the three starts.
+# fall three short, and it still holds the three starts (or, full, has
+# evicted them).
 load tpstat_torture seconds=2 plant_skip_ends=3
 before=$(kmsg_lines)
 echo run > $SUM
@@ -88,9 +90,14 @@ errors=$(kmsg_since "$before" | grep 'tpstat_torture:' | grep -v ' ops, ')
 echo "$errors" | sed 's/^/# /'
 is "planted: the map's pairs fall three short of the callers' tally" \
 	"$(echo "$errors" | awk '/ends the map counted as paired: / { print $NF - $(NF - 2) }')" 3
-is "planted: the map holds the three starts" \
-	"$(echo "$errors" | grep -c 'starts held once all were ended: 3, want 0')" 1
-is "planted: no other check fails" "$(echo "$errors" | wc -l)" 2
+# The three starts no end took are still held, or, once the map filled,
+# evicted without being counted as the callers' lost ones: three either way.
+is "planted: the map holds the three starts, or evicted them unseen" \
+	"$(echo "$errors" | awk '/starts held once all were ended: / { sub(/,/, "", $(NF - 2)); n += $(NF - 2) - $NF }
+		/saved starts lost, against those counted as expired: / { sub(/,/, "", $(NF - 2)); n += $NF - $(NF - 2) }
+		END { print n + 0 }')" 3
+is "planted: no other check fails" "$(echo "$errors" |
+	grep -cvE 'counted as paired: |starts held once all were ended: |saved starts lost, against those counted as expired: ')" 0
 rmmod tpstat_torture
 
 # An unload ends a run early, and still checks and logs it.
