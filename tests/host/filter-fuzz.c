@@ -30,6 +30,8 @@
 #include <linux/slab.h>
 #include <tpstat/filter_prog.h>
 
+#include "rng.h"
+
 long host_allocs_live;
 long host_alloc_fail_in;
 
@@ -64,11 +66,7 @@ static u64 rng_state;
 
 static u64 rnd(void)
 {
-	/* xorshift64*: repeatable from the seed. */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dULL;
+	return rng_next(&rng_state);
 }
 
 static unsigned int pick(unsigned int n)
