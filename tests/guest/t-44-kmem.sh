@@ -179,9 +179,8 @@ is "100 objects freed by kmem_cache_free_bulk(): outstanding still" \
 # The map must make room for each by evicting its oldest starts (the
 # fill's, which no end will ever take) and go on following new ones: all
 # 400 paired. The fill's entries leave only by eviction (their frees are
-# never seen, the cache is the test's alone), so the evictions counted
-# between two reads of the stats (live.expired) are the fill's entries
-# lost.
+# never seen, the cache is the test's alone), so each one lost is one of
+# the evictions counted between two reads of the stats (live.expired).
 evictions() { awk '$1 == "live.expired" { print $2 }' "$1"; }
 rmmod tpstat_kmem
 check "tpstat_kmem.ko loads with room for 1024 allocations" \
@@ -202,12 +201,15 @@ ev=$(($(evictions /tmp/kmem-after) - $(evictions /tmp/kmem-full)))
 check "the map stayed full of the fill's entries ($fill0, then $fill1)" \
 	[ "$fill1" -gt 0 ] 2>/dev/null
 check "room was made by evicting ($ev)" [ "$ev" -gt 0 ]
-# A read walks the map, then prints the counts: allocations meanwhile (the
-# read's own) may evict between the two, so the counts and the walk differ
-# by what one read evicts, as the read after it measures.
+# Each of the fill's entries lost was evicted, and counted: at most the
+# evictions counted, which may also take others' (the oldest in a key's
+# window goes, not the oldest of all: under kmemleak, 306 evictions took
+# 304 of the fill's). A read walks the map, then prints the counts:
+# allocations meanwhile (the read's own) may evict between the two, as
+# many as the read after it measures.
 d=$(($(evictions /tmp/kmem-again) - $(evictions /tmp/kmem-after)))
-within "evictions counted: the fill's entries lost, give or take one read's ($d)" \
-	$((fill0 - fill1)) $((ev - d)) $((ev + d))
+within "the fill's entries lost were evicted and counted (evictions $ev, and $d in a read)" \
+	$((fill0 - fill1)) 1 $((ev + d))
 
 # A start from before the set's probes were last attached is never paired:
 # such entries are the first to go. The map is still full of the fill's;
