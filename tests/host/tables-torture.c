@@ -372,6 +372,16 @@ static void run_part(const char *part, void (*op)(int cpu),
 	serial = false;
 }
 
+/* A table's check and setup, as the core runs them; a failure ends the run. */
+static void data_setup(const struct tpstat_data_ops *ops, struct tpstat_data *d,
+		       const char *what)
+{
+	if (ops->check(d, "torture") || ops->setup(d)) {
+		fprintf(stderr, "%s setup failed\n", what);
+		exit(2);
+	}
+}
+
 /* Pairing maps. */
 
 #define PKEYS	32	/* keys per thread */
@@ -422,11 +432,7 @@ static void pairs_setup(unsigned int capacity, u64 max_age, int live_max,
 	p_live_max = live_max;
 	p_live_all = 0;
 	p_evicts = evicts;
-	if (tpstat_pairs_ops.check(&pm.data, "torture") ||
-	    tpstat_pairs_ops.setup(&pm.data)) {
-		fprintf(stderr, "pairs setup failed\n");
-		exit(2);
-	}
+	data_setup(&tpstat_pairs_ops, &pm.data, "pairs");
 }
 
 static u64 pstat(enum tpstat_pairs_stat s)
@@ -855,11 +861,7 @@ static void tasks_setup(unsigned int capacity, unsigned int ntasks)
 	tm.stats.pcpu = tm_counts;
 	tm.data.set = &tset;
 	tset.epoch = 1;
-	if (tpstat_tasks_ops.check(&tm.data, "torture") ||
-	    tpstat_tasks_ops.setup(&tm.data)) {
-		fprintf(stderr, "tasks setup failed\n");
-		exit(2);
-	}
+	data_setup(&tpstat_tasks_ops, &tm.data, "tasks");
 }
 
 static u64 tstat(enum tpstat_tasks_stat s)
