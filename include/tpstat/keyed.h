@@ -385,20 +385,36 @@ tpstat_keyed_add_site(struct tpstat_keyed *k, const void *addr, u64 *hint,
 }
 
 /**
- * tpstat_keyed_ref_site() - tpstat_keyed_add_site() for the key's counters
- *                           alone: no histogram records anything
+ * tpstat_keyed_ref_site() - the row of a call site already added, for the
+ *                           key's counters alone (an object's free after
+ *                           its allocation): no histogram records anything
  * @k: the keyed data
  * @addr: the call site
  * @hint: a u64 * or NULL: where the site was last found, tried first
  *        inline (the key is still compared whole), and updated
+ *
+ * Never adds the site: naming it looks its address up in kallsyms, and by
+ * now the code there may be gone (init code discarded, a module unloaded)
+ * or another's. A site with no row in this generation (added before the
+ * last reset) counts in "other", which needs no name.
  *
  * Return: where the key's events go, for tpstat_keyed_count().
  */
 static __always_inline struct tpstat_key_ref
 tpstat_keyed_ref_site(struct tpstat_keyed *k, const void *addr, u64 *hint)
 {
-	return __tpstat_keyed_add_code_inline(k, addr, true, hint,
-					      TPSTAT_KEYED_NO_HIST, 0);
+	struct tpstat_key key = tpstat_key_u64((unsigned long)addr);
+	struct tpstat_key_ref ref;
+
+	if (!__tpstat_keyed_add_inline(k, &key, hint, TPSTAT_KEYED_NO_HIST, 0,
+				       &ref))
+		ref = __tpstat_keyed_add_known(k, key, hint,
+					       TPSTAT_KEYED_NO_HIST, 0);
+	if (!ref.gen) {
+		ref.gen = READ_ONCE(k->live);
+		ref.id = k->capacity;
+	}
+	return ref;
 }
 
 /**

@@ -64,33 +64,19 @@ static void kmem_alloc(void *data, unsigned long call_site, const void *ptr,
 
 /*
  * A free of @ptr: its allocation's site, if the map had it, counts it, in
- * the row the allocation made. A free never makes a row: naming a site
- * looks its address up in kallsyms, and by the free the code there may be
- * gone (the allocation came before the last reset, from init code since
- * discarded or a module since unloaded), so that the address names
- * nothing, or code loaded there later. keyed.h's halves of
- * tpstat_keyed_ref_site() without the registration find the row, through
- * the hint, then by lookup; a site with none counts in "other", the row
- * of sites not shown by name, which needs no symbol.
+ * the row the allocation made; never a new one, which would be named from
+ * an address whose code may be gone by now (tpstat_keyed_ref_site()).
  */
 static void kmem_free(const void *ptr)
 {
 	struct tpstat_pair start;
 	struct tpstat_key_ref site;
-	struct tpstat_key key;
 
 	if (ZERO_OR_NULL_PTR(ptr) ||
 	    !tpstat_pairs_end(&tpstat_kmem_live, (unsigned long)ptr, &start))
 		return;
-	key = tpstat_key_u64(start.a);
-	if (!__tpstat_keyed_add_inline(&tpstat_kmem_sites, &key, &start.b,
-				       TPSTAT_KEYED_NO_HIST, 0, &site))
-		site = __tpstat_keyed_add_known(&tpstat_kmem_sites, key,
-						&start.b, TPSTAT_KEYED_NO_HIST, 0);
-	if (!site.gen) {
-		site.gen = READ_ONCE(tpstat_kmem_sites.live);
-		site.id = tpstat_kmem_sites.capacity;
-	}
+	site = tpstat_keyed_ref_site(&tpstat_kmem_sites, (void *)start.a,
+				     &start.b);
 	tpstat_keyed_count(site, KMEM_SITE_FREES);
 }
 
