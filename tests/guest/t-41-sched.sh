@@ -3,7 +3,7 @@
 # processes, and each task's voluntary and involuntary switches from
 # /proc/PID/status; exact counts of forks, execs and exits driven on purpose.
 
-plan 53
+plan 55
 
 SL=/payload/bin/sched-load
 s() { stat_of sched "$1"; }
@@ -153,11 +153,19 @@ within "the hogs waited at least a slice ($slice ns)" "$(s runs.tpshog.max)" \
 # is reaped, so the table may lag the storm's end by a moment. Every one
 # of them was given state (a wakeup_new at least) and released. 5000 of
 # them; 1000 on the debug kernel, where 5000 take two and a half minutes.
+# The table is then read in one still stats read, the set detached (its
+# probes, the release's included, cannot move a count between two lines):
+# every claim is released, evicted or held. A claim over the window is of
+# a task /proc/stat counts as forked in it, or of one alive before it,
+# seen for the first time (no task is claimed twice: evictions are none).
 FORKS=5000
 debug_kernel && FORKS=1000
+f0=$(proc_stat processes)
+alive0=$(ls -d /proc/[0-9]*/task/[0-9]* | wc -l)
 c0=$(s tasks.claimed)
 r0=$(s tasks.released)
 $SL fork $FORKS
+is "sched-load forks its $FORKS, each exiting 0" $? 0
 n=0
 while :; do
 	threads=$(ls -d /proc/[0-9]*/task/[0-9]* | wc -l)
@@ -166,10 +174,21 @@ while :; do
 	sleep 0.1
 	n=$((n + 1))
 done
-within "state is held for live tasks only" "$held" 0 "$threads"
-check "each of the $FORKS was given state" [ $(($(s tasks.claimed) - c0)) -ge $FORKS ]
-check "and each released" [ $(($(s tasks.released) - r0)) -ge $FORKS ]
-is "no task went without state" "$(s tasks.dropped) $(s tasks.evicted)" "0 0"
+f1=$(proc_stat processes)
+echo 0 > $TP/sched/enable
+cp $TP/sched/stats /tmp/sched.tasks
+echo 1 > $TP/sched/enable
+# A key of that still read.
+ts() { awk -v k="tasks.$1" '$1 == k { print $2 }' /tmp/sched.tasks; }
+claimed=$(ts claimed)
+released=$(ts released)
+is "claimed - released - evicted is held, in one still read ($claimed, $released, $(ts evicted))" \
+	$((claimed - released - $(ts evicted))) "$(ts held)"
+within "state is held for live tasks only" "$(ts held)" 0 "$threads"
+within "claims: the $FORKS at least, at most /proc/stat's forks and the $alive0 alive before" \
+	$((claimed - c0)) $FORKS $((f1 - f0 + alive0))
+check "and each released" [ $((released - r0)) -ge $FORKS ]
+is "no task went without state" "$(ts dropped) $(ts evicted)" "0 0"
 
 # The set's migrations from CPU $1 to CPU $2; 0 for a pair without a line,
 # which no task has moved between yet.
