@@ -10,7 +10,7 @@
 # after the other, which may share an inode number, two rows; the
 # README's filter over UDP datagrams read back, whose frees have no device.
 
-plan 35
+plan 37
 
 NET=$TP/net
 
@@ -107,21 +107,34 @@ check "and the function, never an address" \
 err=$(ip link add tpnet0 type dummy 2>&1) ||
 	err="$err; $(insmod "/lib/modules/$(uname -r)/extra/dummy.ko" 2>&1 &&
 		ip link add tpnet0 type dummy 2>&1)"
+made=no
 if [ -e /sys/class/net/tpnet0 ]; then
+	made=yes
 	pass "a dummy device is made"
 else
 	fail "a dummy device is made ($err)"
 fi
 echo 1 > /proc/sys/net/ipv6/conf/tpnet0/disable_ipv6 2>/dev/null
-ip addr add 10.99.0.1/24 dev tpnet0
-ip link set tpnet0 up
+check "it takes an address and comes up" sh -c \
+	'ip addr add 10.99.0.1/24 dev tpnet0 && ip link set tpnet0 up'
 ifi=$(cat /sys/class/net/tpnet0/ifindex)
+# The device's own counts, as net_dev prints the set's.
+dev_counts() {
+	for c in rx_packets rx_bytes tx_packets tx_bytes; do
+		cat /sys/class/net/tpnet0/statistics/$c
+	done | xargs
+}
+before=$(dev_counts)
 echo 1 > $NET/reset
 ping -q -c 3 -i 0.2 -w 5 10.99.0.2 > /dev/null
+after=$(dev_counts)
 ip link del tpnet0
-check "the dummy device is gone" sh -c '! [ -e /sys/class/net/tpnet0 ]'
+check "the dummy device, made above, is gone" \
+	sh -c '[ "$1" = yes ] && ! [ -e /sys/class/net/tpnet0 ]' sh "$made"
 is "its row stays, named, with its 3 packets sent" \
 	"$(net_dev "tpnet0.$ifi")" "0 0 3 294"
+is "as its own statistics counted them before it went" \
+	"$(net_dev "tpnet0.$ifi")" "$(grown "$before" "$after")"
 
 # Another network namespace's lo is a device of its own: same name, same
 # ifindex.
