@@ -3,7 +3,7 @@
 # processes, and each task's voluntary and involuntary switches from
 # /proc/PID/status; exact counts of forks, execs and exits driven on purpose.
 
-plan 55
+plan 60
 
 SL=/payload/bin/sched-load
 s() { stat_of sched "$1"; }
@@ -147,6 +147,69 @@ wait
 check "the hogs were preempted" [ "$(s slices.tpshog.involuntary)" -gt 0 ]
 within "the hogs waited at least a slice ($slice ns)" "$(s runs.tpshog.max)" \
 	"$slice" 100000000000
+
+# Two hogs on one CPU again, against the kernel's own account of each
+# task in /proc/PID/schedstat: the ns it ran, the ns it waited on a run
+# queue (run_delay), the times it was run (pcount). Each hog prints them
+# just before it took its name and just after (the second hog, born under
+# it, counts whole), and blocks once done: the set's per-command counts
+# lie between what the kernel counted since each. Runs are exact. Times
+# are sums of the same spans measured on two clocks of one source, the
+# run queue's when a switch begins and local_clock() at its tracepoint a
+# little later: within 1% and 1 ms of each bound, where a count too few
+# or too many, or a task left out, is off by a half.
+rm -f /tmp/hogsgo
+mkfifo /tmp/hogsgo
+$SL hogs 2 < /tmp/hogsgo > /tmp/hogs.out &
+hogs=$!
+exec 6> /tmp/hogsgo
+# Both done, and both blocked on their input (state S), not still running.
+n=0
+while [ $n -lt 600 ]; do
+	sleeping=0
+	for pid in $(awk '$1 == "tpshogs" && $2 != "done" { print $2 }' /tmp/hogs.out); do
+		[ "$(grep -c ' done' /tmp/hogs.out)" = 2 ] &&
+			[ "$(awk '{ print $3 }' /proc/$pid/stat)" = S ] &&
+			sleeping=$((sleeping + 1))
+	done
+	[ $sleeping = 2 ] && break
+	sleep 0.1
+	n=$((n + 1))
+done
+cp $TP/sched/runqlat /tmp/hogs.runqlat
+cp $TP/sched/cpudist /tmp/hogs.cpudist
+awk '$1 == "tpshogs" && $2 != "done"' /tmp/hogs.out | while read -r comm pid rest; do
+	echo "$rest $(cat /proc/$pid/schedstat)"
+done > /tmp/hogs.kernel
+exec 6>&-
+wait $hogs
+is "sched-load hogs exits 0, with two hogs" "$? $(wc -l < /tmp/hogs.kernel)" "0 2"
+# bounds FIELD: "LOW HIGH", the kernel's FIELD (1 to 3) summed since after
+# and since before each hog's naming.
+bounds() {
+	awk -v f="$1" '{ lo += $(6 + f) - $(3 + f); hi += $(6 + f) - $f }
+		END { print lo + 0, hi + 0 }' /tmp/hogs.kernel
+}
+# comm_sum FILE: "COUNT SUM" of tpshogs' row in FILE, its sum as COUNT times
+# the average, each short of a whole ns by less than one: at most COUNT less.
+comm_sum() {
+	awk '$1 == "tpshogs" { print $2, $2 * $3 }' "$1"
+}
+# near GOT COUNT LOW HIGH: GOT, short by less than COUNT, within 1% and 1 ms
+# of LOW and HIGH.
+near() {
+	within "$1" "$2" $(($4 - $4 / 100 - 1000000 - $3)) $(($5 + $5 / 100 + 1000000))
+}
+set -- $(bounds 3)
+runs_lo=$1 runs_hi=$2
+set -- $(comm_sum /tmp/hogs.runqlat)
+within "tpshogs: runs, as schedstat's pcount grew" "$1" $runs_lo $runs_hi
+near "tpshogs: run-queue time, as schedstat's run_delay grew" "$2" "$1" $(bounds 2)
+set -- $(comm_sum /tmp/hogs.cpudist)
+# A slice is counted when it ends: the one the first hog was in when it
+# took its name, begun before, is counted whole.
+within "tpshogs: slices, one a run and the one at the naming" "$1" $runs_lo $((runs_hi + 1))
+near "tpshogs: on-CPU time, as schedstat's exec time grew" "$2" "$1" $(bounds 1)
 
 # A storm of short processes leaves nothing behind in the task table: a
 # task's state goes when the task is freed, an RCU grace period after it

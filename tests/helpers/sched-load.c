@@ -17,6 +17,15 @@
  *	the benchmark.
  * sched-load spin SECONDS
  *	As "tpshog": keeps a CPU busy for SECONDS.
+ * sched-load hogs SECONDS
+ *	As "tpshogs": two tasks on one CPU (CPU 1, or 0 with one CPU), each
+ *	keeping it busy for SECONDS, so that each waits on the run queue
+ *	while the other runs. Each prints "COMM PID EXEC DELAY RUNS EXEC
+ *	DELAY RUNS": its /proc/self/schedstat (ns on a CPU, ns on a run
+ *	queue, times run) just before it took its name and just after, a
+ *	sleep before them ending the slice it was in; the second, made
+ *	under that name, prints zeros for the first. Then "COMM done" once
+ *	it has spun, and it waits for the end of its input.
  * sched-load rings N
  *	As "tpsring": sets up N io_uring rings, each with a polling thread
  *	of its own, which the kernel makes with create_io_thread(): a new
@@ -196,15 +205,63 @@ static int pingpong(long k)
 	return 0;
 }
 
-static int spin(long seconds)
+/* "EXEC DELAY RUNS" of this task, from /proc/self/schedstat. */
+static void read_schedstat(char *buf, size_t size)
+{
+	FILE *f = fopen("/proc/self/schedstat", "r");
+
+	if (!f || !fgets(buf, size, f))
+		die("/proc/self/schedstat");
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+static void spin_for(long seconds)
 {
 	struct timespec start, now;
 
-	name_task("tpshog");
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	do {
 		clock_gettime(CLOCK_MONOTONIC, &now);
 	} while (now.tv_sec - start.tv_sec < seconds);
+}
+
+static int spin(long seconds)
+{
+	name_task("tpshog");
+	spin_for(seconds);
+	return 0;
+}
+
+static int hogs(long seconds)
+{
+	char before[128], named[128];
+	int status;
+	pid_t pid;
+
+	pin(1);
+	/* A slice that begins here: the time before the name is a read's. */
+	usleep(1000);
+	read_schedstat(before, sizeof(before));
+	name_task("tpshogs");
+	read_schedstat(named, sizeof(named));
+	printf("tpshogs %d %s %s\n", getpid(), before, named);
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		printf("tpshogs %d 0 0 0 0 0 0\n", getpid());
+		fflush(stdout);
+	}
+	spin_for(seconds);
+	printf("tpshogs done\n");
+	fflush(stdout);
+	wait_for_eof();
+	if (!pid)
+		_exit(0);
+	if (waitpid(pid, &status, 0) != pid || status)
+		die("hog");
 	return 0;
 }
 
@@ -266,8 +323,11 @@ int main(int argc, char **argv)
 		return pingpong(atol(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "spin"))
 		return spin(atol(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "hogs"))
+		return hogs(atol(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "rings"))
 		return rings(atol(argv[2]));
-	fprintf(stderr, "usage: sched-load fork N [PROGRAM] | pingpong K | spin S | rings N\n");
+	fprintf(stderr, "usage: sched-load %s\n",
+		"fork N [PROGRAM] | pingpong K | spin S | hogs S | rings N");
 	return 2;
 }
