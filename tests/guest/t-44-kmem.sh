@@ -8,7 +8,7 @@
 # site, and a pairing map full of allocations freed where no tracepoint
 # fires.
 
-plan 35
+plan 37
 
 K=$TP/kmem
 TK=/sys/kernel/debug/tpstat_test_kmem
@@ -155,10 +155,13 @@ within "the 200 count in other's frees, the row that needs no name" \
 # hit by that did not fail (a NULL pointer names no site), counted by the
 # core apart from any row. Other alone cannot show it: under kmemleak
 # each kmalloc brings a kmem_cache_alloc of kmemleak's, other's whatever
-# the test's row holds.
+# the test's row holds. 50 kmallocs of a size no kmalloc can give fail
+# in the window, asked without a warning: the failed, exactly those.
 rmmod tpstat_kmem
 check "tpstat_kmem.ko loads with one call site row" load tpstat_kmem max_sites=1
 echo "1000 100" > $TK/alloc
+is "50 kmallocs of an impossible size, each NULL" "$(write_error $TK/fail 50)" \
+	accepted
 echo 0 > $K/enable
 cat $K/stats > /tmp/kmem-one
 hits=$(site tpstat_test_kmem_alloc hits /tmp/kmem-one)
@@ -174,6 +177,9 @@ probed=$(($(value kmalloc.hits /tmp/kmem-one) + \
 	$(value failed /tmp/kmem-one)))
 is "one row: the rows' hits, other's among them, are the probes' hits less the failed" \
 	"$rows" "$probed"
+is "the failed allocations: the 50, named by no site" \
+	"$(value failed /tmp/kmem-one) $(site tpstat_test_kmem_fail hits /tmp/kmem-one)" \
+	"50 none"
 
 # Frees no tracepoint sees: kfree_bulk() and kmem_cache_free_bulk() fire
 # no kfree or kmem_cache_free event, so the map keeps their allocations as

@@ -22,6 +22,11 @@
  *	meanwhile by an allocation of someone else's, which would replace
  *	their entries in tpstat_kmem's map
  *
+ *   echo N > /sys/kernel/debug/tpstat_test_kmem/fail
+ *	N kmallocs of a size no kmalloc can give (TEST_KMEM_IMPOSSIBLE),
+ *	each failing at once with a NULL and, asked with __GFP_NOWARN,
+ *	no report in the log
+ *
  *   insmod tpstat_test_kmem.ko init_leak=K
  *	K kmallocs of TEST_KMEM_INIT_SIZE bytes made by the module's init
  *	code, which the kernel discards once the load is done: kept, and
@@ -40,6 +45,14 @@
 #define TEST_KMEM_OBJECT	1212
 #define TEST_KMEM_MAX_ORDER	4
 #define TEST_KMEM_INIT_SIZE	96
+/*
+ * Above KMALLOC_MAX_SIZE: an order the page allocator refuses before it
+ * tries, on either kernel. A constant, so that kmalloc() calls the large
+ * path directly and its one kmalloc event names the caller; on 6.12 a
+ * size the compiler cannot see goes through __do_kmalloc_node(), which
+ * traces it twice (the large path's event, then its own).
+ */
+#define TEST_KMEM_IMPOSSIBLE	(KMALLOC_MAX_SIZE + 1)
 
 static unsigned int init_leak;
 module_param(init_leak, uint, 0400);
@@ -120,6 +133,14 @@ static noinline void *tpstat_test_kmem_fill(void)
 static noinline void *tpstat_test_kmem_kfree_bulk(void)
 {
 	void *p = kmem_cache_alloc(test_cache, GFP_KERNEL | __GFP_NORETRY);
+
+	barrier_data(p);
+	return p;
+}
+
+static noinline void *tpstat_test_kmem_fail(void)
+{
+	void *p = kmalloc(TEST_KMEM_IMPOSSIBLE, GFP_KERNEL | __GFP_NOWARN);
 
 	barrier_data(p);
 	return p;
@@ -283,6 +304,33 @@ static const struct file_operations test_kmem_pages_fops = {
 	.write = test_kmem_pages_write,
 };
 
+/* "N": how many kmallocs must fail; -EIO if one did not. */
+static ssize_t test_kmem_fail_write(struct file *file, const char __user *ubuf,
+				    size_t count, loff_t *ppos)
+{
+	unsigned int n, unused, i;
+	ssize_t ret = count;
+	void *p;
+	int got;
+
+	got = test_kmem_read(ubuf, count, &n, &unused);
+	if (got < 0)
+		return got;
+	if (got != 1 || n > TEST_KMEM_MAX)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		p = tpstat_test_kmem_fail();
+		if (p)
+			ret = -EIO;
+		kfree(p);
+	}
+	return ret;
+}
+
+static const struct file_operations test_kmem_fail_fops = {
+	.write = test_kmem_fail_write,
+};
+
 /*
  * @n objects of the test's cache made one by one, then handed back in
  * one kmem_cache_free_bulk() if @cache, else one kfree_bulk(): neither
@@ -388,6 +436,7 @@ static int __init tpstat_test_kmem_init(void)
 			    &test_kmem_cache_bulk_fops);
 	debugfs_create_file("kfree_bulk", 0200, test_dir, NULL,
 			    &test_kmem_kfree_bulk_fops);
+	debugfs_create_file("fail", 0200, test_dir, NULL, &test_kmem_fail_fops);
 	return 0;
 }
 
