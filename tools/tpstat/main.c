@@ -47,15 +47,47 @@ static void tpstat_main_usage(FILE *f)
 	fputs("\n"
 	      "tpstat COMMAND --help says more of each, as does tpstat(8).\n"
 	      "TPSTAT_DEBUGFS names another debugfs mount (default /sys/kernel/debug).\n"
-	      "Exit status: 0, or 1 after one line on stderr saying what went wrong;\n"
-	      "tpstat stat exits with its command's (tpstat stat --help says more).\n",
+	      "Exit status: 0; 1 after one line on stderr saying what went wrong;\n"
+	      "2 when a command or option is used wrongly; tpstat stat exits with\n"
+	      "its command's (tpstat stat --help says more).\n",
 	      f);
+}
+
+/*
+ * Says what was wrong with the long option at @arg, if the error was one:
+ * getopt_long() names a long option's error by the option's short form,
+ * or by none when the option is unknown (or an ambiguous prefix).
+ */
+static bool long_option_error(const char *cmd, const char *arg, int c, int optopt_seen,
+			      const struct option *longopts)
+{
+	size_t len;
+
+	if (strncmp(arg, "--", 2) || !arg[2])
+		return false;
+	arg += 2;
+	len = strcspn(arg, "=");
+	if (!optopt_seen) {
+		tpstat_usage_error(cmd, "unknown option --%.*s", (int)len, arg);
+		return true;
+	}
+	for (; longopts && longopts->name; longopts++) {
+		/* getopt_long() takes any prefix that names one option. */
+		if (longopts->val != optopt_seen || strncmp(longopts->name, arg, len))
+			continue;
+		if (c == ':')
+			tpstat_usage_error(cmd, "missing the value of --%s", longopts->name);
+		else
+			tpstat_usage_error(cmd, "--%s takes no value", longopts->name);
+		return true;
+	}
+	return false;
 }
 
 int tpstat_getopt(int argc, char **argv, const char *usage,
 		  const char *shortopts, const struct option *longopts)
 {
-	int c, i;
+	int c;
 
 	opterr = 0;
 	for (;;) {
@@ -67,15 +99,12 @@ int tpstat_getopt(int argc, char **argv, const char *usage,
 	}
 	if (c != '?' && c != ':')
 		return c;
-	/* The option as given: "-x", "--bogus" or "-i" lacking its value. */
-	i = optind - 1;
-	if (optopt)
+	/* The option as given: "-x", "--bogus", "--verbose=1" or "-i" lacking its value. */
+	if (!long_option_error(argv[0], argv[optind - 1], c, optopt, longopts))
 		tpstat_usage_error(argv[0], "%s -%c", c == ':' ?
 				   "missing the value of" : "unknown option",
 				   optopt);
-	else
-		tpstat_usage_error(argv[0], "unknown option %s", argv[i]);
-	exit(1);
+	exit(TPSTAT_EXIT_USAGE);
 }
 
 int main(int argc, char **argv)
@@ -117,5 +146,5 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[0], tpstat_commands[i].name))
 			return tpstat_commands[i].run(argc, argv);
 	tpstat_err("no command '%s' (tpstat --help lists them)", argv[0]);
-	return 1;
+	return TPSTAT_EXIT_USAGE;
 }

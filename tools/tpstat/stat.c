@@ -39,7 +39,8 @@ static const char tpstat_stat_usage[] =
 	"count/stat_<pid>; prints, on stderr as perf stat does, each\n"
 	"tracepoint's count and its rate per second over CMD's run; removes the\n"
 	"instance, and exits with CMD's status (128+N if signal N killed it).\n"
-	"CMD not found: 127; found but not run: 126; tpstat's own error: 1.\n"
+	"CMD not found: 127; found but not run: 126; tpstat's own error: 1;\n"
+	"used wrongly (an unknown option, a bad value): 2, before CMD is run.\n"
 	"SIGINT, SIGTERM and SIGHUP go on to CMD: once it has exited the counts\n"
 	"are printed, the instance removed, and tpstat dies of the signal.\n"
 	"\n"
@@ -669,7 +670,7 @@ int tpstat_stat(int argc, char **argv)
 			break;
 		case 'i':
 			if (tpstat_parse_interval(argv[0], optarg, &r.interval))
-				return 1;
+				return TPSTAT_EXIT_USAGE;
 			break;
 		}
 	}

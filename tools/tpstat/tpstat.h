@@ -26,7 +26,7 @@ int tpstat_stat(int argc, char **argv);
 /*
  * getopt_long() for a command, @shortopts starting with ':' (or "+:", for
  * options that end at the first operand): -h and --help print @usage and
- * exit 0, a bad option is one line on stderr and exit 1.
+ * exit 0, a bad option is one line on stderr and exit TPSTAT_EXIT_USAGE.
  */
 int tpstat_getopt(int argc, char **argv, const char *usage,
 		  const char *shortopts, const struct option *longopts);
@@ -34,7 +34,16 @@ int tpstat_getopt(int argc, char **argv, const char *usage,
 /* "tpstat: " and one line on stderr. */
 void tpstat_err(const char *fmt, ...) __printf(1, 2);
 
-/* The command's usage on stderr after a bad option, then "try --help". */
+/*
+ * A command used wrongly exits 2, as getopt's users and perf do, so that a
+ * script can tell it from a failure (1).
+ */
+#define TPSTAT_EXIT_USAGE	2
+
+/*
+ * One line on stderr after a bad option or operand, saying where --help is;
+ * returns TPSTAT_EXIT_USAGE.
+ */
 int tpstat_usage_error(const char *cmd, const char *fmt, ...)
 	__printf(2, 3);
 

@@ -30,7 +30,7 @@ int tpstat_usage_error(const char *cmd, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, " (tpstat %s --help says how)\n", cmd);
-	return 1;
+	return TPSTAT_EXIT_USAGE;
 }
 
 /* Out of memory, a short-lived tool has nothing better to do than stop. */

@@ -364,7 +364,7 @@ int tpstat_watch(int argc, char **argv)
 		switch (c) {
 		case 'i':
 			if (tpstat_parse_interval(argv[0], optarg, &interval))
-				return 1;
+				return TPSTAT_EXIT_USAGE;
 			break;
 		case 'n':
 			if (!tpstat_parse_number(optarg, &count) || count < 1 ||
