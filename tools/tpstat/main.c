@@ -95,7 +95,7 @@ int tpstat_getopt(int argc, char **argv, const char *usage,
 		if (c != 'h')
 			break;
 		fputs(usage, stdout);
-		exit(0);
+		exit(tpstat_output_done(0));
 	}
 	if (c != '?' && c != ':')
 		return c;
@@ -124,17 +124,17 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
 		tpstat_main_usage(stdout);
-		return 0;
+		return tpstat_output_done(0);
 	}
 	if (!strcmp(argv[0], "--version") || !strcmp(argv[0], "-V")) {
 		printf("tpstat %s\n", TPSTAT_VERSION);
-		return 0;
+		return tpstat_output_done(0);
 	}
 	/* "tpstat help CMD" is "tpstat CMD --help". */
 	if (!strcmp(argv[0], "help")) {
 		if (argc < 2) {
 			tpstat_main_usage(stdout);
-			return 0;
+			return tpstat_output_done(0);
 		}
 		args[0] = argv[1];
 		args[1] = "--help";
@@ -144,7 +144,7 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < ARRAY_SIZE(tpstat_commands); i++)
 		if (!strcmp(argv[0], tpstat_commands[i].name))
-			return tpstat_commands[i].run(argc, argv);
+			return tpstat_output_done(tpstat_commands[i].run(argc, argv));
 	tpstat_err("no command '%s' (tpstat --help lists them)", argv[0]);
 	return TPSTAT_EXIT_USAGE;
 }

@@ -107,9 +107,5 @@ int tpstat_show(int argc, char **argv)
 	}
 	tpstat_buf_free(&names);
 	tpstat_free_files(files, nr);
-	if (fflush(stdout) || ferror(stdout)) {
-		tpstat_err("writing the output failed");
-		return 1;
-	}
 	return ok ? 0 : 1;
 }

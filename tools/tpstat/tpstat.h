@@ -47,6 +47,18 @@ void tpstat_err(const char *fmt, ...) __printf(1, 2);
 int tpstat_usage_error(const char *cmd, const char *fmt, ...)
 	__printf(2, 3);
 
+/*
+ * Flushes stdout; false once a write to it has failed (a full disk, a
+ * closed pipe), whose cause is kept for tpstat_output_done().
+ */
+bool tpstat_output_ok(void);
+
+/*
+ * A command's exit status, once its output is flushed: after a write error,
+ * one line saying why, and 1 unless the status says a failure already.
+ */
+int tpstat_output_done(int status);
+
 void *tpstat_alloc(size_t size);
 void *tpstat_realloc(void *p, size_t size);
 char *tpstat_strdup(const char *s);

@@ -33,6 +33,26 @@ int tpstat_usage_error(const char *cmd, const char *fmt, ...)
 	return TPSTAT_EXIT_USAGE;
 }
 
+/* The first write error on stdout. */
+static int tpstat_output_errno;
+
+bool tpstat_output_ok(void)
+{
+	if (fflush(stdout) && !tpstat_output_errno)
+		tpstat_output_errno = errno;
+	if (ferror(stdout) && !tpstat_output_errno)
+		tpstat_output_errno = EIO;
+	return !tpstat_output_errno;
+}
+
+int tpstat_output_done(int status)
+{
+	if (tpstat_output_ok())
+		return status;
+	tpstat_err("cannot write the output: %s", strerror(tpstat_output_errno));
+	return status ? status : 1;
+}
+
 /* Out of memory, a short-lived tool has nothing better to do than stop. */
 static void *tpstat_oom(void *p)
 {

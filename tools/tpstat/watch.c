@@ -324,7 +324,6 @@ static void print_interval(struct watch *w, const struct tpstat_sample *prev,
 	}
 	if (w->top && print_tables(w, cur, r))
 		w->lines = w->height;
-	fflush(stdout);
 	free(widths);
 	free(r);
 	tpstat_buf_free(&top);
@@ -405,12 +404,11 @@ int tpstat_watch(int argc, char **argv)
 		print_interval(&w, &prev, &cur);
 		tpstat_free_sample(&prev);
 		prev = cur;
+		/* Each interval is seen as it ends; a reader gone ends the watch. */
+		if (!tpstat_output_ok())
+			break;
 	}
 	tpstat_free_sample(&prev);
 	free(w.columns);
-	if (ferror(stdout)) {
-		tpstat_err("writing the output failed");
-		ret = 1;
-	}
 	return ret;
 }
