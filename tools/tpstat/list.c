@@ -78,34 +78,86 @@ static void own_files(struct tpstat_buf *b, const char *set)
 	tpstat_free_files(files, nr);
 }
 
-static void list_set(const char *set, int width, const struct tpstat_probes *probes,
-		     bool verbose)
+enum list_column { COL_SET, COL_STATE, COL_SINCE, COL_PROBES, COL_FILES, NR_COLS };
+
+static const char * const list_headers[NR_COLS] = {
+	"SET", "STATE", "SINCE RESET", "PROBES", "FILES",
+};
+
+/* A set's line, cell by cell: the columns are as wide as their widest. */
+struct list_row {
+	const char *set;
+	struct tpstat_buf cells[NR_COLS];
+};
+
+static void list_row_fill(struct list_row *row, const char *set,
+			  const struct tpstat_probes *probes)
 {
-	struct tpstat_buf summary = { 0 }, files = { 0 }, since = { 0 };
+	struct tpstat_buf *cells = row->cells;
 	const char *state = "?";
 	struct tpstat_stats stats;
 	size_t i;
 
+	row->set = set;
+	tpstat_buf_printf(&cells[COL_SET], "%s", set);
+	tpstat_buf_printf(&cells[COL_SINCE], "?");
 	if (!tpstat_read_stats(set, &stats)) {
 		for (i = 0; i < stats.nr; i++)
 			if (!strcmp(stats.lines[i].name, "enabled"))
 				state = stats.lines[i].value ? "enabled" : "disabled";
-		if (stats.has_since_reset)
-			tpstat_buf_printf(&since, "%.1f s", stats.since_reset_ns / 1e9);
+		if (stats.has_since_reset) {
+			cells[COL_SINCE].len = 0;
+			tpstat_buf_printf(&cells[COL_SINCE], "%.1f s",
+					  stats.since_reset_ns / 1e9);
+		}
 		tpstat_free_stats(&stats);
 	}
-	probe_summary(&summary, probes, set);
-	own_files(&files, set);
-	printf("%-*s %-8s %12s  %-32s %s\n", width, set, state,
-	       since.s ? since.s : "?", summary.s, files.s ? files.s : "");
-	for (i = 0; verbose && i < probes->nr; i++)
-		if (!strcmp(probes->p[i].set, set))
-			printf("    %-32s %-9s %14llu hits %10llu dropped\n",
-			       probes->p[i].tracepoint, probes->p[i].state,
-			       probes->p[i].hits, probes->p[i].dropped);
-	tpstat_buf_free(&summary);
-	tpstat_buf_free(&files);
-	tpstat_buf_free(&since);
+	tpstat_buf_printf(&cells[COL_STATE], "%s", state);
+	probe_summary(&cells[COL_PROBES], probes, set);
+	own_files(&cells[COL_FILES], set);
+	tpstat_buf_add(&cells[COL_FILES], "", 0);
+}
+
+/* Two spaces between columns, the time right-aligned, no trailing blanks. */
+static void list_print_row(const char * const *cells, const int *widths)
+{
+	struct tpstat_buf line = { 0 };
+	int c;
+
+	for (c = 0; c < NR_COLS; c++)
+		tpstat_buf_printf(&line, c == COL_SINCE ? "%s%*s" : "%s%-*s",
+				  c ? "  " : "", widths[c], cells[c]);
+	while (line.len && line.s[line.len - 1] == ' ')
+		line.s[--line.len] = '\0';
+	printf("%s\n", line.s);
+	tpstat_buf_free(&line);
+}
+
+static void list_rows(struct list_row *rows, size_t nr,
+		      const struct tpstat_probes *probes, bool verbose)
+{
+	const char *cells[NR_COLS];
+	int widths[NR_COLS];
+	size_t r, i;
+	int c;
+
+	for (c = 0; c < NR_COLS; c++) {
+		widths[c] = strlen(list_headers[c]);
+		for (r = 0; r < nr; r++)
+			if ((int)rows[r].cells[c].len > widths[c])
+				widths[c] = rows[r].cells[c].len;
+	}
+	list_print_row(list_headers, widths);
+	for (r = 0; r < nr; r++) {
+		for (c = 0; c < NR_COLS; c++)
+			cells[c] = rows[r].cells[c].s;
+		list_print_row(cells, widths);
+		for (i = 0; verbose && i < probes->nr; i++)
+			if (!strcmp(probes->p[i].set, rows[r].set))
+				printf("    %-32s %-9s %14llu hits %10llu dropped\n",
+				       probes->p[i].tracepoint, probes->p[i].state,
+				       probes->p[i].hits, probes->p[i].dropped);
+	}
 }
 
 /* The first line: the core's version, the sets, the memory they hold. */
@@ -136,10 +188,11 @@ int tpstat_list(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct tpstat_probes probes;
+	struct list_row *rows;
 	bool verbose = false;
+	size_t i, nr, nr_rows = 0;
 	char **names;
-	size_t i, nr;
-	int width = 10, a;
+	int a, c;
 
 	while (tpstat_getopt(argc, argv, tpstat_list_usage, ":hv", longopts) != -1)
 		verbose = true;
@@ -157,24 +210,25 @@ int tpstat_list(int argc, char **argv)
 		tpstat_free_names(names, nr);
 		return 1;
 	}
-	for (i = 0; i < nr; i++)
-		if ((int)strlen(names[i]) > width)
-			width = strlen(names[i]);
 	list_header(nr);
-	if (nr)
-		printf("%-*s %-8s %12s  %-32s %s\n", width, "SET", "STATE",
-		       "SINCE RESET", "PROBES", "FILES");
-	else
+	if (!nr)
 		printf("no set is loaded: %s\n",
 		       "modprobe tpstat_irq, tpstat_sched, tpstat_kmem, tpstat_net, tpstat_stack or tpstat_count");
+	rows = tpstat_alloc(nr * sizeof(*rows));
 	for (i = 0; i < nr; i++) {
 		bool wanted = optind >= argc;
 
 		for (a = optind; a < argc; a++)
 			wanted |= tpstat_set_within(names[i], argv[a]);
 		if (wanted)
-			list_set(names[i], width, &probes, verbose);
+			list_row_fill(&rows[nr_rows++], names[i], &probes);
 	}
+	if (nr)
+		list_rows(rows, nr_rows, &probes, verbose);
+	for (i = 0; i < nr_rows; i++)
+		for (c = 0; c < NR_COLS; c++)
+			tpstat_buf_free(&rows[i].cells[c]);
+	free(rows);
 	tpstat_free_probes(&probes);
 	tpstat_free_names(names, nr);
 	return 0;
