@@ -15,15 +15,17 @@ plan 43
 TOOL=/payload/bin/tpstat
 I=$TP/count/instances
 
-# count_of FILE TRACEPOINT: its count in the table a run ended FILE with.
+# count_of FILE TRACEPOINT: its count in the table a run ended FILE with,
+# its digits' grouping left out.
 count_of() {
-	awk -v tp="$2" '/^ tpstat stat of / { table = 1 } table && $NF == tp { print $1 }' "$1"
+	awk -v tp="$2" '/^ tpstat stat of / { table = 1 }
+		table && $NF == tp { gsub(",", "", $1); print $1 }' "$1"
 }
 
 # intervals FILE TRACEPOINT: "TIME COUNT" of each of -i's lines.
 intervals() {
 	awk -v tp="$2" '$1 == "time" { on = 1; next } /^ tpstat stat of / { on = 0 }
-		on && $NF == tp { print $1, $2 }' "$1"
+		on && $NF == tp { gsub(",", "", $2); print $1, $2 }' "$1"
 }
 
 # open_gate FIFO: a line to the command waiting to read FIFO, 10 s at
@@ -75,7 +77,7 @@ cp /tmp/stat /tmp/stat-ping.txt
 for_host /tmp/stat-ping.txt
 is "without -e: exit 0" $rc 0
 is "without -e: the default tracepoints, in their order" \
-	"$(awk '/^ tpstat stat of / { t = 1 } t && NF == 3 && $1 ~ /^[0-9]+$/ { print $3 }' /tmp/stat | tr '\n' ' ')" \
+	"$(awk '/^ tpstat stat of / { t = 1 } t && NF == 3 && $1 ~ /^[0-9,]+$/ { print $3 }' /tmp/stat | tr '\n' ' ')" \
 	"sched_switch sched_process_fork sched_process_exec page_fault_user kmalloc net_dev_xmit netif_receive_skb "
 is "without -e: ping's one exec, no fork" \
 	"$(count_of /tmp/stat sched_process_exec) $(count_of /tmp/stat sched_process_fork)" "1 0"

@@ -469,6 +469,15 @@ static unsigned long long stat_value(const struct tpstat_sample *s,
 	return l ? l->value : 0;
 }
 
+/*
+ * Counts grouped by thousands: a count's column holds 999 trillion, a
+ * rate's and a CPU's 999 billion; a wider value pushes the line right but
+ * stays apart from its neighbours.
+ */
+#define STAT_COUNT_WIDTH	19
+#define STAT_RATE_WIDTH		15
+#define STAT_CPU_WIDTH		15
+
 static void stat_header(const int *cpus, size_t nr_cpus, bool interval)
 {
 	char title[16];
@@ -476,12 +485,24 @@ static void stat_header(const int *cpus, size_t nr_cpus, bool interval)
 
 	if (interval)
 		fprintf(stderr, "%10s", "time");
-	fprintf(stderr, "%14s %12s", "count", "per second");
+	fprintf(stderr, "%*s %*s", STAT_COUNT_WIDTH, "count", STAT_RATE_WIDTH,
+		"per second");
 	for (c = 0; c < nr_cpus; c++) {
 		snprintf(title, sizeof(title), "cpu%d", cpus[c]);
-		fprintf(stderr, " %12s", title);
+		fprintf(stderr, " %*s", STAT_CPU_WIDTH, title);
 	}
 	fprintf(stderr, "  %s\n", "tracepoint");
+}
+
+/* A rate: one decimal while it is small, then whole and grouped. */
+static void stat_rate(char *buf, size_t size, double rate)
+{
+	if (rate == 0)
+		snprintf(buf, size, "0");
+	else if (rate < 99.95)
+		snprintf(buf, size, "%.1f", rate);
+	else
+		tpstat_grouped(buf, size, (unsigned long long)(rate + 0.5));
 }
 
 /*
@@ -493,10 +514,9 @@ static void stat_rows(const struct stat_run *r, const struct tpstat_sample *prev
 		      const struct tpstat_sample *cur, double dt, const int *cpus,
 		      size_t nr_cpus, const char *at)
 {
-	struct tpstat_rate rate = { 0 };
+	char count[32], rate[32], cpu[32];
 	unsigned long long n;
 	const char *event;
-	char buf[32];
 	size_t i, c;
 
 	for (i = 0; i < r->nr_events; i++) {
@@ -504,12 +524,15 @@ static void stat_rows(const struct stat_run *r, const struct tpstat_sample *prev
 			continue;
 		event = r->events[i].name;
 		n = stat_value(cur, event, -1) - stat_value(prev, event, -1);
-		rate.rate = dt > 0 ? n / dt : 0;
-		tpstat_format_rate(buf, sizeof(buf), &rate);
-		fprintf(stderr, "%s%14llu %12s", at, n, buf);
-		for (c = 0; c < nr_cpus; c++)
-			fprintf(stderr, " %12llu", stat_value(cur, event, cpus[c]) -
-				stat_value(prev, event, cpus[c]));
+		tpstat_grouped(count, sizeof(count), n);
+		stat_rate(rate, sizeof(rate), dt > 0 ? n / dt : 0);
+		fprintf(stderr, "%s%*s %*s", at, STAT_COUNT_WIDTH, count,
+			STAT_RATE_WIDTH, rate);
+		for (c = 0; c < nr_cpus; c++) {
+			tpstat_grouped(cpu, sizeof(cpu), stat_value(cur, event, cpus[c]) -
+				       stat_value(prev, event, cpus[c]));
+			fprintf(stderr, " %*s", STAT_CPU_WIDTH, cpu);
+		}
 		fprintf(stderr, "  %s\n", event);
 	}
 }

@@ -59,6 +59,9 @@ bool tpstat_output_ok(void);
  */
 int tpstat_output_done(int status);
 
+/* @v in decimal, its digits grouped by thousands with commas, as perf stat. */
+void tpstat_grouped(char *buf, size_t size, unsigned long long v);
+
 void *tpstat_alloc(size_t size);
 void *tpstat_realloc(void *p, size_t size);
 char *tpstat_strdup(const char *s);

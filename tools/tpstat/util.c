@@ -53,6 +53,21 @@ int tpstat_output_done(int status)
 	return status ? status : 1;
 }
 
+void tpstat_grouped(char *buf, size_t size, unsigned long long v)
+{
+	char digits[24], out[32];
+	size_t n, i, o = 0;
+
+	n = snprintf(digits, sizeof(digits), "%llu", v);
+	for (i = 0; i < n; i++) {
+		if (i && (n - i) % 3 == 0)
+			out[o++] = ',';
+		out[o++] = digits[i];
+	}
+	out[o] = '\0';
+	snprintf(buf, size, "%s", out);
+}
+
 /* Out of memory, a short-lived tool has nothing better to do than stop. */
 static void *tpstat_oom(void *p)
 {
