@@ -117,6 +117,38 @@ static double interval_of(const struct tpstat_sample *prev,
 	return mono;
 }
 
+/*
+ * A histogram's sum per second says little ("a second of waiting per
+ * second"): its rate becomes the interval's mean, the sum's rate over the
+ * count's, both over the same time.
+ */
+static void means(const struct tpstat_sample *cur, struct tpstat_rate *r)
+{
+	struct tpstat_buf name = { 0 };
+	const struct tpstat_line *line;
+	const struct tpstat_rate *count;
+	size_t i;
+
+	for (i = 0; i < cur->stats.nr; i++) {
+		const struct tpstat_meaning *m = &cur->m[i];
+
+		if (m->kind != TPSTAT_HIST || m->part != TPSTAT_HIST_SUM)
+			continue;
+		name.len = 0;
+		tpstat_buf_printf(&name, "%.*s.count", (int)m->prefix_len,
+				  cur->stats.lines[i].name);
+		line = tpstat_sample_line(cur, name.s);
+		r[i].mean = true;
+		r[i].unit = m->unit;
+		if (!line)
+			continue;
+		count = &r[line - cur->stats.lines];
+		r[i].down |= count->down;
+		r[i].rate = count->rate > 0 ? r[i].rate / count->rate : 0;
+	}
+	tpstat_buf_free(&name);
+}
+
 size_t tpstat_rates(const struct tpstat_sample *prev,
 		    const struct tpstat_sample *cur, struct tpstat_rate *r,
 		    double *dt, bool *reset, struct tpstat_buf *down_names)
@@ -142,6 +174,7 @@ size_t tpstat_rates(const struct tpstat_sample *prev,
 			r[i].rate = (l->value - before) / *dt;
 		}
 	}
+	means(cur, r);
 	return down;
 }
 
@@ -150,16 +183,54 @@ double tpstat_seconds(const struct timespec *from, const struct timespec *to)
 	return (to->tv_sec - from->tv_sec) + (to->tv_nsec - from->tv_nsec) / 1e9;
 }
 
+/*
+ * @v in at most five characters: whole below 100000, else three digits and
+ * a power of a thousand (14.9M for 14,880,000), as vmstat -w and top do.
+ */
+static void format_scaled(char *buf, size_t size, double v)
+{
+	static const char powers[] = "KMGTPE";
+	size_t p = 0;
+
+	if (v < 99999.5) {
+		snprintf(buf, size, "%.0f", v);
+		return;
+	}
+	v /= 1000;
+	while (v >= 999.5 && p + 1 < sizeof(powers) - 1) {
+		v /= 1000;
+		p++;
+	}
+	snprintf(buf, size, v < 9.995 ? "%.2f%c" : v < 99.95 ? "%.1f%c" : "%.0f%c",
+		 v, powers[p]);
+}
+
+/* A mean time in the unit that reads best: 850ns, 12.5us, 3.20ms, 1.50s. */
+static void format_ns(char *buf, size_t size, double ns)
+{
+	static const char * const units[] = { "ns", "us", "ms", "s" };
+	size_t u = 0;
+
+	while (ns >= 999.5 && u + 1 < ARRAY_SIZE(units)) {
+		ns /= 1000;
+		u++;
+	}
+	snprintf(buf, size, !u || ns >= 99.95 ? "%.0f%s" : ns >= 9.995 ?
+		 "%.1f%s" : "%.2f%s", ns, units[u]);
+}
+
 void tpstat_format_rate(char *buf, size_t size, const struct tpstat_rate *r)
 {
 	if (r->down)
 		snprintf(buf, size, "-");
 	else if (r->rate == 0)
 		snprintf(buf, size, "0");
+	else if (r->mean && r->unit == TPSTAT_UNIT_NS)
+		format_ns(buf, size, r->rate);
 	else if (r->rate < 99.95)
 		snprintf(buf, size, "%.1f", r->rate);
 	else
-		snprintf(buf, size, "%.0f", r->rate);
+		format_scaled(buf, size, r->rate);
 }
 
 int tpstat_parse_interval(const char *cmd, const char *s, double *interval)

@@ -979,12 +979,16 @@ void tpstat_describe(const struct tpstat_stats *stats,
 		memset(&m[l], 0, sizeof(m[l]));
 		describe_line(&m[l], name, sorted, stats->nr, forms, probes,
 			      stats->set);
-		if (m[l].keyed)
-			continue;
-		/* Columns are grouped by what comes before the last dot. */
-		dot = m[l].part ? name + m[l].prefix_len : strrchr(name, '.');
-		m[l].group = dot ? tpstat_strndup(name, dot - name) : tpstat_strdup("");
-		m[l].column = tpstat_strdup(dot ? dot + 1 : name);
+		if (!m[l].keyed) {
+			/* Columns are grouped by what comes before the last dot. */
+			dot = m[l].part ? name + m[l].prefix_len : strrchr(name, '.');
+			m[l].group = dot ? tpstat_strndup(name, dot - name) :
+					   tpstat_strdup("");
+			m[l].column = tpstat_strdup(dot ? dot + 1 : name);
+		}
+		/* watch shows a histogram's sum as its interval's mean. */
+		if (m[l].part == TPSTAT_HIST_SUM)
+			memcpy(m[l].column + strlen(m[l].column) - 3, "avg", 3);
 	}
 	free_forms(forms, ARRAY_SIZE(tpstat_patterns));
 	free(sorted);

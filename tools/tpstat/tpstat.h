@@ -309,6 +309,9 @@ void tpstat_free_sample(struct tpstat_sample *s);
 struct tpstat_rate {
 	double rate;
 	bool down;
+	/* A histogram's sum: @rate is its interval's mean, in @unit. */
+	bool mean;
+	enum tpstat_unit unit;
 };
 
 /*
@@ -325,7 +328,11 @@ size_t tpstat_rates(const struct tpstat_sample *prev,
 const struct tpstat_line *tpstat_sample_line(const struct tpstat_sample *s,
 					     const char *name);
 
-/* A rate as watch prints it: "-" if it went down, one decimal below 100. */
+/*
+ * A rate as watch prints it, in at most six characters: "-" if it went
+ * down, one decimal below 100, whole below 100000, then scaled (14.9M); a
+ * histogram's mean of nanoseconds as a time (12.5us).
+ */
 void tpstat_format_rate(char *buf, size_t size, const struct tpstat_rate *r);
 
 /* The seconds from @from to @to. */
