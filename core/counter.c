@@ -86,7 +86,9 @@ static void tpstat_shared_counter_publish(struct tpstat_data *d,
 
 static size_t tpstat_shared_counter_bytes(const struct tpstat_data *d)
 {
-	return to_shared(d)->nr * sizeof(atomic64_t);
+	const struct tpstat_shared_counter *c = to_shared(d);
+
+	return tpstat_kv_bytes(c->live, c->nr * sizeof(atomic64_t));
 }
 
 const struct tpstat_data_ops tpstat_shared_counter_ops = {

@@ -180,7 +180,8 @@ static size_t tpstat_hist_bytes(const struct tpstat_data *d)
 	unsigned int nr = tpstat_hist_nr(d);
 
 	return tpstat_percpu_bytes(nr, sizeof(struct tpstat_hist_cpu)) +
-	       nr * sizeof(struct tpstat_atomic_hist);
+	       tpstat_kv_bytes(to_hist(d)->large,
+			       nr * sizeof(struct tpstat_atomic_hist));
 }
 
 const struct tpstat_data_ops tpstat_hist_ops = {

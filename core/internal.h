@@ -174,6 +174,7 @@ void tpstat_counter_print_named(struct seq_file *m,
 				const struct tpstat_counter *c,
 				const char *const *names, const char *prefix);
 
+size_t tpstat_kv_bytes(const void *p, size_t size);
 void tpstat_memory_account(enum tpstat_mem_kind kind, s64 bytes);
 int tpstat_memory_show(struct seq_file *m, void *unused);
 

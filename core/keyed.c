@@ -59,7 +59,7 @@ static size_t tpstat_keyed_bytes(const struct tpstat_data *d)
 	struct tpstat_keyed_layout l;
 
 	tpstat_keyed_layout(k, &l);
-	return l.bytes;
+	return tpstat_kv_bytes(k->live, l.bytes);
 }
 
 static int tpstat_keyed_check(const struct tpstat_data *d, const char *set)

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the aggregation data holds, by kind, for the memory file. All of it
- * is allocated at load (or when a probe is added), never in a probe.
+ * is allocated at load (or when a probe is added), never in a probe. Each
+ * kind counts what its allocator gave, not what it asked for: the kernel's
+ * own accounting (/proc/meminfo's Slab, VmallocUsed and Percpu) grows by
+ * that, and a kvmalloc() of 33 KiB takes 64.
  */
 #include <linux/atomic.h>
+#include <linux/mm.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 
 #include "internal.h"
 
@@ -16,6 +21,22 @@ static const char *const tpstat_memory_names[TPSTAT_MEM_KINDS] = {
 	[TPSTAT_MEM_TABLES] = "tables",
 	[TPSTAT_MEM_SCRATCH] = "scratch",
 };
+
+/*
+ * What kvmalloc() gave for @size bytes at @p: a kmalloc size class, or
+ * above the largest class a power of two of whole pages (both in Slab); or,
+ * when that failed, vmalloc's whole pages (in VmallocUsed). Asked of the
+ * allocator's rounding, not of ksize(), which on 6.1 also unpoisons the
+ * rest of the object for KASAN and would hide an overrun into it.
+ */
+size_t tpstat_kv_bytes(const void *p, size_t size)
+{
+	if (!p)
+		return 0;
+	if (is_vmalloc_addr(p))
+		return PAGE_ALIGN(size);
+	return kmalloc_size_roundup(size);
+}
 
 void tpstat_memory_account(enum tpstat_mem_kind kind, s64 bytes)
 {

@@ -117,7 +117,8 @@ static size_t tpstat_pairs_shared_bytes(const struct tpstat_data *d)
 {
 	const struct tpstat_pairs *p = container_of(d, struct tpstat_pairs, data);
 
-	return tpstat_pairs_nr_slots(p) * sizeof(struct tpstat_pairs_slot);
+	return tpstat_kv_bytes(p->slots, tpstat_pairs_nr_slots(p) *
+					 sizeof(struct tpstat_pairs_slot));
 }
 
 const struct tpstat_data_ops tpstat_pairs_ops = {

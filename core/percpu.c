@@ -37,7 +37,12 @@ void tpstat_percpu_clear(void __percpu *gen, unsigned int nr, size_t size,
 	}
 }
 
+/*
+ * The percpu allocator hands out whole PCPU_MIN_ALLOC_SIZE units, in an
+ * area for every possible CPU, online or not.
+ */
 size_t tpstat_percpu_bytes(unsigned int nr, size_t size)
 {
-	return (size_t)nr * size * num_possible_cpus();
+	return ALIGN((size_t)nr * size, PCPU_MIN_ALLOC_SIZE) *
+	       num_possible_cpus();
 }

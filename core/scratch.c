@@ -48,7 +48,7 @@ static size_t tpstat_scratch_bytes(const struct tpstat_data *d)
 {
 	const struct tpstat_scratch *s = to_scratch(d);
 
-	return (s->offset + s->size) * num_possible_cpus();
+	return tpstat_percpu_bytes(1, s->offset + s->size);
 }
 
 const struct tpstat_data_ops tpstat_scratch_ops = {

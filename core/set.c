@@ -108,7 +108,8 @@ static int tpstat_data_init(struct tpstat_set *set, struct tpstat_data *d)
 		return err;
 	}
 	tpstat_data_gen_publish(d, set->live_gen);
-	tpstat_memory_account(ops->kind, tpstat_data_bytes(d));
+	d->bytes = tpstat_data_bytes(d);
+	tpstat_memory_account(ops->kind, d->bytes);
 	list_add_tail(&d->node, &set->data_list);
 	d->ready = true;
 	return 0;
@@ -120,7 +121,7 @@ static void tpstat_data_destroy(struct tpstat_data *d)
 	if (!d->ready)
 		return;
 	list_del(&d->node);
-	tpstat_memory_account(d->ops->kind, -(s64)tpstat_data_bytes(d));
+	tpstat_memory_account(d->ops->kind, -(s64)d->bytes);
 	tpstat_data_free(d);
 	d->ready = false;
 }
@@ -442,8 +443,15 @@ int tpstat_set_reset(struct tpstat_set *set)
 		if (err)
 			goto free_next;
 	}
-	list_for_each_entry(d, &set->data_list, node)
+	list_for_each_entry(d, &set->data_list, node) {
+		size_t bytes;
+
 		tpstat_data_gen_publish(d, next);
+		/* kvmalloc() may have given the new one vmalloc's pages. */
+		bytes = tpstat_data_bytes(d);
+		tpstat_memory_account(d->ops->kind, (s64)bytes - (s64)d->bytes);
+		d->bytes = bytes;
+	}
 	set->live_gen = next;
 	WRITE_ONCE(set->reset_ns, ktime_get_ns());
 	tracepoint_synchronize_unregister();

@@ -70,13 +70,19 @@ static size_t tpstat_stacks_index_bytes(const struct tpstat_stacks *s)
 	return ALIGN(((size_t)s->mask + 1) * sizeof(u32), SMP_CACHE_BYTES);
 }
 
+/* What a generation asks kvmalloc() for. */
+static size_t tpstat_stacks_size(const struct tpstat_stacks *s)
+{
+	return ALIGN(sizeof(struct tpstat_stacks_gen), SMP_CACHE_BYTES) +
+	       tpstat_stacks_index_bytes(s) +
+	       ((size_t)s->capacity + 1) * s->entry_size;
+}
+
 static size_t tpstat_stacks_bytes(const struct tpstat_data *d)
 {
 	const struct tpstat_stacks *s = to_stacks(d);
 
-	return ALIGN(sizeof(struct tpstat_stacks_gen), SMP_CACHE_BYTES) +
-	       tpstat_stacks_index_bytes(s) +
-	       ((size_t)s->capacity + 1) * s->entry_size;
+	return tpstat_kv_bytes(s->live, tpstat_stacks_size(s));
 }
 
 static int tpstat_stacks_check(const struct tpstat_data *d, const char *set)
@@ -102,7 +108,7 @@ static int tpstat_stacks_alloc(struct tpstat_data *d, unsigned int gen)
 	s->bits = ilog2(s->mask + 1);
 	s->entry_size = ALIGN(sizeof(struct tpstat_stack_entry) +
 			      s->depth * sizeof(unsigned long), sizeof(u64));
-	g = kvmalloc(tpstat_stacks_bytes(d), GFP_KERNEL);
+	g = kvmalloc(tpstat_stacks_size(s), GFP_KERNEL);
 	if (!g)
 		return -ENOMEM;
 	head = ALIGN(sizeof(*g), SMP_CACHE_BYTES);
@@ -126,7 +132,7 @@ static void tpstat_stacks_clear(struct tpstat_data *d, unsigned int gen)
 	struct tpstat_stacks_gen *g = s->gen[gen];
 
 	atomic_set(&g->used, 0);
-	memset(g->index, 0, tpstat_stacks_bytes(d) - ((void *)g->index - (void *)g));
+	memset(g->index, 0, tpstat_stacks_size(s) - ((void *)g->index - (void *)g));
 }
 
 static void tpstat_stacks_publish(struct tpstat_data *d, unsigned int gen)

@@ -61,12 +61,18 @@ static unsigned int *tpstat_table_used(const struct tpstat_table *t,
 	return used + cpu;
 }
 
+/* What a generation asks kvmalloc() for. */
+static size_t tpstat_table_size(const struct tpstat_table *t)
+{
+	return (tpstat_table_nr_slots(t) + nr_cpu_ids) *
+	       tpstat_table_slot_bytes(t) + nr_cpu_ids * sizeof(unsigned int);
+}
+
 static size_t tpstat_table_bytes(const struct tpstat_data *d)
 {
 	const struct tpstat_table *t = container_of(d, struct tpstat_table, data);
 
-	return (tpstat_table_nr_slots(t) + nr_cpu_ids) *
-	       tpstat_table_slot_bytes(t) + nr_cpu_ids * sizeof(unsigned int);
+	return tpstat_kv_bytes(t->live, tpstat_table_size(t));
 }
 
 /* A key that does not hash to slot @i, to mark it free. */
@@ -85,7 +91,7 @@ static void tpstat_table_clear(struct tpstat_data *d, unsigned int gen)
 	struct tpstat_table_slot *slots = t->gen[gen];
 	size_t i, n = tpstat_table_nr_slots(t);
 
-	memset(slots, 0, tpstat_table_bytes(d));
+	memset(slots, 0, tpstat_table_size(t));
 	for (i = 0; i < n; i++) {
 		tpstat_table_slot(t, slots, i)->key[0] =
 			tpstat_table_free_key(t, i & t->mask);
@@ -118,7 +124,7 @@ static int tpstat_table_alloc(struct tpstat_data *d, unsigned int gen)
 	t->key_words = t->key_bytes ? DIV_ROUND_UP(t->key_bytes, sizeof(u64)) : 1;
 	t->mask = roundup_pow_of_two(2 * t->capacity) - 1;
 	t->bits = ilog2(t->mask + 1);
-	t->gen[gen] = kvmalloc(tpstat_table_bytes(d), GFP_KERNEL);
+	t->gen[gen] = kvmalloc(tpstat_table_size(t), GFP_KERNEL);
 	return t->gen[gen] ? 0 : -ENOMEM;
 }
 

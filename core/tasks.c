@@ -337,8 +337,9 @@ static size_t tpstat_tasks_shared_bytes(const struct tpstat_data *d)
 {
 	const struct tpstat_tasks *t = to_tasks(d);
 
-	return tpstat_tasks_nr_slots(t) * sizeof(struct tpstat_tasks_slot) +
-	       sizeof(*t->release);
+	return tpstat_kv_bytes(t->slots, tpstat_tasks_nr_slots(t) *
+					 sizeof(struct tpstat_tasks_slot)) +
+	       tpstat_kv_bytes(t->release, sizeof(*t->release));
 }
 
 const struct tpstat_data_ops tpstat_tasks_ops = {

@@ -39,13 +39,15 @@ struct tpstat_set;
  *         first; 0 or -ENOMEM
  * @teardown: optional; frees what @setup allocated (it may have failed),
  *            after the last generation
- * @shared_bytes: optional; bytes @setup allocated
+ * @shared_bytes: optional; bytes @setup allocated, as its allocator gave
+ *                them (rounded to its size class, page or unit, for every
+ *                possible CPU)
  * @alloc: allocate generation @gen; 0 or -ENOMEM
  * @free: free generation @gen (it may be only partly allocated, or not
  *        at all)
  * @clear: empty generation @gen, which no probe can be using yet
  * @publish: make generation @gen the one probes update
- * @bytes: bytes one generation holds
+ * @bytes: bytes the live generation holds, as its allocator gave them
  * @probe: optional; a probe of the core's that the data needs attached
  *         with the set's own (a task table's release of freed tasks),
  *         made by @setup
@@ -73,6 +75,7 @@ struct tpstat_data_ops {
  * @node: private: in its set's list of data
  * @set: private: the set it belongs to
  * @ready: private: the live generation is allocated
+ * @bytes: private: what the memory file counts for it now
  */
 struct tpstat_data {
 	const struct tpstat_data_ops *ops;
@@ -80,6 +83,7 @@ struct tpstat_data {
 	struct list_head node;
 	struct tpstat_set *set;
 	bool ready;
+	size_t bytes;
 };
 
 /* The live generation and, during a reset, the one replacing it. */

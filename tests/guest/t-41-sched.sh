@@ -296,7 +296,8 @@ done
 # the matrix; in the table, what core/keyed.c's layout makes of it,
 # struct tpstat_keyed_gen on a 64-byte line, per id (pairs + 1, with
 # other) an atomic histogram (544), a counter (8) and an entry (96), and
-# a u32 per hash slot, twice the pairs rounded up to a power of two.
+# a u32 per hash slot, twice the pairs rounded up to a power of two; each
+# one kvmalloc(), as kv_bytes rounds it.
 mem() {
 	while read -r k v; do
 		[ "$k" = "$1" ] && echo "$v"
@@ -305,14 +306,14 @@ mem() {
 # migration_bytes MAX: the memory of the migrations with max_migration_pairs=MAX.
 migration_bytes() {
 	if [ $pairs -le "$1" ]; then
-		echo $((8 * pairs))
+		kv_bytes $((8 * pairs))
 		return
 	fi
 	slots=1
 	while [ $slots -lt $((2 * $1)) ]; do
 		slots=$((slots * 2))
 	done
-	echo $((64 + ($1 + 1) * (544 + 8 + 96) + 4 * slots))
+	kv_bytes $((64 + ($1 + 1) * (544 + 8 + 96) + 4 * slots))
 }
 possible=$(cat /sys/devices/system/cpu/possible)
 npossible=$((${possible##*[-,]} + 1))

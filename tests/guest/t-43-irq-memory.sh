@@ -27,9 +27,9 @@ counters=$(((14 + 3 + 3 * vecs) * 8 * ncpus + vecs * 48 * ncpus))
 # Histograms: all handlers, and run time and latency per vector. Each is a
 # struct tpstat_hist_cpu per CPU (33 buckets, sum, min, max: 288 bytes)
 # and one struct tpstat_atomic_hist for large values (65 buckets, sum,
-# min, max: 544 bytes).
-hists=$((1 + 2 * vecs))
-histograms=$((hists * (288 * ncpus + 544)))
+# min, max: 544 bytes), those of one declaration in one kvmalloc().
+histograms=$(((1 + 2 * vecs) * 288 * ncpus + $(kv_bytes 544) +
+	2 * $(kv_bytes $((544 * vecs)))))
 # Scratch state per CPU, each behind the unsigned int of its attach count
 # padded to its 8-byte alignment: hardirq frames (depth 4 + 4, four frames
 # of an action and a start 64, handler_ns 8), softirq frames (start and
@@ -63,7 +63,8 @@ for p in "256 64" "1000 3" "1 4096"; do
 			load tpstat_irq max_handlers=$1 max_tasklets=$2
 	fi
 	# Handlers count handled calls beside their histogram; tasklets nothing.
-	tables=$(($(keyed "$1" 1) + $(keyed "$2" 0)))
+	# Each generation is one kvmalloc().
+	tables=$(($(kv_bytes $(keyed "$1" 1)) + $(kv_bytes $(keyed "$2" 0))))
 	is "memory ($1, $2): counters" "$(mem counters)" $counters
 	is "memory ($1, $2): histograms" "$(mem histograms)" $histograms
 	is "memory ($1, $2): tables" "$(mem tables)" $tables

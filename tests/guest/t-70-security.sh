@@ -34,13 +34,15 @@ counter_bytes() { echo $((8 * $1 * ncpus)); }
 # hist.h: per histogram, a struct tpstat_hist_cpu per possible CPU (33
 # buckets, sum, min, max: 36 u64) and one struct tpstat_atomic_hist for
 # the large values (65 buckets, sum, min, max: 68 atomic64_t).
-hist_bytes() { echo $(($1 * (36 * 8 * ncpus + 68 * 8))); }
+# Each generation's, and the pairing map, are one kvmalloc(): its size
+# class or power of two of pages (kv_bytes).
+hist_bytes() { echo $(($1 * (36 * 8 * ncpus + $(kv_bytes $((68 * 8)))))); }
 # table.h, core/table.c: table_bytes CAPACITY KEY_WORDS. Per CPU,
 # roundup_pow_of_two(2 * capacity) slots and one "other" row, each a
 # struct tpstat_table_slot (count, sum, max: 3 local64_t) and the key's
 # words; then an unsigned int of keys in use per CPU.
 table_bytes() {
-	echo $((nr_cpu_ids * (($(pow2 $((2 * $1))) + 1) * (3 * 8 + 8 * $2) + 4)))
+	kv_bytes $((nr_cpu_ids * (($(pow2 $((2 * $1))) + 1) * (3 * 8 + 8 * $2) + 4)))
 }
 # keyed.h, core/keyed.c: keyed_bytes CAPACITY COUNTERS PER_CPU. One block:
 # struct tpstat_keyed_gen (atomic_t, unsigned int, 5 pointers: 48 bytes)
@@ -52,14 +54,14 @@ table_bytes() {
 # roundup_pow_of_two(2 * capacity) u32.
 keyed_bytes() {
 	ids=$(($1 + 1))
-	echo $((64 + ids * (68 * 8 + 8 * $2 + 8 * nr_cpu_ids * $3 + 32 + 64) +
+	kv_bytes $((64 + ids * (68 * 8 + 8 * $2 + 8 * nr_cpu_ids * $3 + 32 + 64) +
 		4 * $(pow2 $((2 * $1)))))
 }
 # pairs.h, core/pairs.c: pairs_bytes CAPACITY. TPSTAT_PAIRS_STATS (6) u64
 # counters per possible CPU, and roundup_pow_of_two(2 * capacity) slots of
 # struct tpstat_pairs_slot (atomic_t state, unsigned int epoch, u64 key and
 # a struct tpstat_pair of 3 u64: 40 bytes), kept across resets.
-pairs_bytes() { echo $((6 * 8 * ncpus + 40 * $(pow2 $((2 * $1))))); }
+pairs_bytes() { echo $((6 * 8 * ncpus + $(kv_bytes $((40 * $(pow2 $((2 * $1)))))))); }
 
 # tests/modules/probe.c with TABLE_KEYS and PAIR_KEYS: 3 probes (hits and
 # dropped each), 2 histograms (test_hist, test_pair_ns), u64 tables of
