@@ -23,8 +23,8 @@ running() {
 	rounds=$((rounds + 1))
 	usleep 5000
 	while [ "${held:-0}" = 1 ] && [ -e $HOLD ] && [ ! -e $STOP ]; do
-		touch $HOLD.$task
-		usleep 20000
+		: > $HOLD.$task
+		usleep 100000
 	done
 	[ ! -e $STOP ]
 }

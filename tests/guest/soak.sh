@@ -49,6 +49,7 @@ settle() {
 }
 settle
 slab0=$(meminfo Slab) percpu0=$(meminfo Percpu) vmalloc0=$(meminfo VmallocUsed)
+sunreclaim0=$(meminfo SUnreclaim)
 
 load tpstat
 load_everything
@@ -365,7 +366,7 @@ killall httpd 2>/dev/null
 unload_all
 settle
 slab=$(meminfo Slab) percpu=$(meminfo Percpu) vmalloc=$(meminfo VmallocUsed)
-echo "# $T: kB before and after: Slab $slab0 $slab, Percpu $percpu0 $percpu, VmallocUsed $vmalloc0 $vmalloc"
+echo "# $T: kB before and after: Slab $slab0 $slab (SUnreclaim $sunreclaim0 $(meminfo SUnreclaim)), Percpu $percpu0 $percpu, VmallocUsed $vmalloc0 $vmalloc"
 within "after unloading, Slab within 4096 kB of its start ($slab0 kB)" \
 	$((slab - slab0)) -4096 4096
 within "after unloading, Percpu within 512 kB of its start ($percpu0 kB)" \
