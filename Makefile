@@ -3,6 +3,7 @@
 # make            build every module for KDIR, in this tree
 # make kernels    build for every tested kernel, each in build/<version>/
 # make check      warning gates and the VM test suite on every tested kernel
+# make soak       every set at once under load, SOAK_MIN minutes a kernel
 # make demo       boot a kernel in qemu, load the probes, run a workload
 # make bench      cost per event against an empty probe, ftrace, perf and BPF
 # make install    install the modules for KDIR (then modprobe works)
@@ -39,6 +40,9 @@ install-tools:
 check:
 	scripts/check
 
+soak:
+	TPSTAT_STAGES=soak scripts/check
+
 demo:
 	scripts/demo
 
@@ -53,4 +57,4 @@ clean:
 	$(MAKE) -C tools/tpstat clean
 	rm -rf build tpstat-dkms_*.deb
 
-.PHONY: all modules install kernels tools install-tools check demo bench deb clean
+.PHONY: all modules install kernels tools install-tools check soak demo bench deb clean
