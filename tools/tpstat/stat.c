@@ -32,7 +32,8 @@
 #include "tpstat.h"
 
 static const char tpstat_stat_usage[] =
-	"usage: tpstat stat [-e TRACEPOINT[,...]]... [-i SECONDS] [-A] [--] CMD [ARG]...\n"
+	"usage: tpstat stat [-e TRACEPOINT[,...]]... [-i SECONDS | -I MS] [-A] [-x SEP]\n"
+	"                   [-o FILE] [--] CMD [ARG]...\n"
 	"\n"
 	"Runs CMD and counts the events of its process tree alone (CMD and every\n"
 	"task it forks from then on) in a private instance of tpstat_count,\n"
@@ -49,7 +50,13 @@ static const char tpstat_stat_usage[] =
 	"                          page_fault_user, kmalloc, net_dev_xmit,\n"
 	"                          netif_receive_skb, less those this kernel lacks)\n"
 	"  -i, --interval SECONDS  each interval's counts too, as CMD runs\n"
-	"  -A, --per-cpu           a column per CPU\n";
+	"  -I, --interval-ms MS    the same in milliseconds, as perf stat's -I\n"
+	"  -A, --per-cpu           a column per CPU\n"
+	"  -x, --field-separator SEP\n"
+	"                          lines of fields for a program, as perf stat -x:\n"
+	"                          [TIME SEP] [cpuN SEP] COUNT SEP RATE SEP TRACEPOINT,\n"
+	"                          with -A a line per CPU; no title, header or time\n"
+	"  -o, --output FILE       the counts into FILE, not stderr\n";
 
 /* Counted without -e; those this kernel lacks are left out. */
 static const char *const stat_defaults[] = {
@@ -82,6 +89,9 @@ struct stat_run {
 	size_t nr_events;
 	bool per_cpu;
 	double interval;
+	/* Where the counts go (stderr, or -o's file), and -x's separator. */
+	FILE *out;
+	const char *sep;
 	char **cmd;
 	pid_t child;
 	/* The signals waited for; the mask and SIGCHLD's action before. */
@@ -478,20 +488,23 @@ static unsigned long long stat_value(const struct tpstat_sample *s,
 #define STAT_RATE_WIDTH		15
 #define STAT_CPU_WIDTH		15
 
-static void stat_header(const int *cpus, size_t nr_cpus, bool interval)
+static void stat_header(const struct stat_run *r, const int *cpus, size_t nr_cpus,
+			bool interval)
 {
 	char title[16];
 	size_t c;
 
+	if (r->sep)
+		return;
 	if (interval)
-		fprintf(stderr, "%10s", "time");
-	fprintf(stderr, "%*s %*s", STAT_COUNT_WIDTH, "count", STAT_RATE_WIDTH,
+		fprintf(r->out, "%10s", "time");
+	fprintf(r->out, "%*s %*s", STAT_COUNT_WIDTH, "count", STAT_RATE_WIDTH,
 		"per second");
 	for (c = 0; c < nr_cpus; c++) {
 		snprintf(title, sizeof(title), "cpu%d", cpus[c]);
-		fprintf(stderr, " %*s", STAT_CPU_WIDTH, title);
+		fprintf(r->out, " %*s", STAT_CPU_WIDTH, title);
 	}
-	fprintf(stderr, "  %s\n", "tracepoint");
+	fprintf(r->out, "  %s\n", "tracepoint");
 }
 
 /* A rate: one decimal while it is small, then whole and grouped. */
@@ -506,13 +519,37 @@ static void stat_rate(char *buf, size_t size, double rate)
 }
 
 /*
+ * -x: an event's count and rate as fields, ungrouped; with -A one line per
+ * CPU, as perf stat -A -x prints them.
+ */
+static void stat_fields(const struct stat_run *r, const struct tpstat_sample *prev,
+			const struct tpstat_sample *cur, double dt, const int *cpus,
+			size_t nr_cpus, const double *at, const char *event)
+{
+	unsigned long long n;
+	size_t c;
+
+	for (c = 0; c < (nr_cpus ? nr_cpus : 1); c++) {
+		int cpu = nr_cpus ? cpus[c] : -1;
+
+		n = stat_value(cur, event, cpu) - stat_value(prev, event, cpu);
+		if (at)
+			fprintf(r->out, "%.3f%s", *at, r->sep);
+		if (nr_cpus)
+			fprintf(r->out, "cpu%d%s", cpu, r->sep);
+		fprintf(r->out, "%llu%s%.3f%s%s\n", n, r->sep, dt > 0 ? n / dt : 0,
+			r->sep, event);
+	}
+}
+
+/*
  * A line per counted event: its count in @cur, less @prev's for an
  * interval; its rate over @dt seconds; with -A, each CPU's. An interval's
  * lines start with @at, its end in seconds since CMD started.
  */
 static void stat_rows(const struct stat_run *r, const struct tpstat_sample *prev,
 		      const struct tpstat_sample *cur, double dt, const int *cpus,
-		      size_t nr_cpus, const char *at)
+		      size_t nr_cpus, const double *at)
 {
 	char count[32], rate[32], cpu[32];
 	unsigned long long n;
@@ -523,17 +560,22 @@ static void stat_rows(const struct stat_run *r, const struct tpstat_sample *prev
 		if (!r->events[i].counted)
 			continue;
 		event = r->events[i].name;
+		if (r->sep) {
+			stat_fields(r, prev, cur, dt, cpus, nr_cpus, at, event);
+			continue;
+		}
 		n = stat_value(cur, event, -1) - stat_value(prev, event, -1);
 		tpstat_grouped(count, sizeof(count), n);
 		stat_rate(rate, sizeof(rate), dt > 0 ? n / dt : 0);
-		fprintf(stderr, "%s%*s %*s", at, STAT_COUNT_WIDTH, count,
-			STAT_RATE_WIDTH, rate);
+		if (at)
+			fprintf(r->out, "%10.3f", *at);
+		fprintf(r->out, "%*s %*s", STAT_COUNT_WIDTH, count, STAT_RATE_WIDTH, rate);
 		for (c = 0; c < nr_cpus; c++) {
 			tpstat_grouped(cpu, sizeof(cpu), stat_value(cur, event, cpus[c]) -
 				       stat_value(prev, event, cpus[c]));
-			fprintf(stderr, " %*s", STAT_CPU_WIDTH, cpu);
+			fprintf(r->out, " %*s", STAT_CPU_WIDTH, cpu);
 		}
-		fprintf(stderr, "  %s\n", event);
+		fprintf(r->out, "  %s\n", event);
 	}
 }
 
@@ -543,7 +585,7 @@ static void stat_tick(struct stat_run *r)
 	struct tpstat_sample cur;
 	int *cpus = NULL;
 	size_t nr = 0;
-	char at[32];
+	double at;
 
 	if (!r->ticking)
 		return;
@@ -557,12 +599,12 @@ static void stat_tick(struct stat_run *r)
 		nr = stat_cpus(r, &cur, &cpus);
 	if (!r->headed || nr != r->header_nr ||
 	    (nr && memcmp(cpus, r->header_cpus, nr * sizeof(*cpus)))) {
-		stat_header(cpus, nr, true);
+		stat_header(r, cpus, nr, true);
 		r->headed = true;
 	}
-	snprintf(at, sizeof(at), "%10.3f", tpstat_seconds(&r->start, &cur.t));
+	at = tpstat_seconds(&r->start, &cur.t);
 	stat_rows(r, &r->last, &cur, tpstat_seconds(&r->last.t, &cur.t), cpus, nr,
-		  at);
+		  &at);
 	free(r->header_cpus);
 	r->header_cpus = cpus;
 	r->header_nr = nr;
@@ -608,16 +650,19 @@ static int stat_report(const struct stat_run *r, int status)
 		return -1;
 	for (i = 0; r->cmd[i]; i++)
 		tpstat_buf_printf(&cmd, "%s%s", i ? " " : "", r->cmd[i]);
-	fprintf(stderr, "\n tpstat stat of '%s'", cmd.s);
-	if (WIFSIGNALED(status))
-		fprintf(stderr, ", killed by signal %d (%s)", WTERMSIG(status),
-			strsignal(WTERMSIG(status)));
-	fprintf(stderr, ":\n\n");
+	if (!r->sep) {
+		fprintf(r->out, "\n tpstat stat of '%s'", cmd.s);
+		if (WIFSIGNALED(status))
+			fprintf(r->out, ", killed by signal %d (%s)", WTERMSIG(status),
+				strsignal(WTERMSIG(status)));
+		fprintf(r->out, ":\n\n");
+	}
 	if (r->per_cpu)
 		nr = stat_cpus(r, &s, &cpus);
-	stat_header(cpus, nr, false);
-	stat_rows(r, NULL, &s, elapsed, cpus, nr, "");
-	fprintf(stderr, "\n%14.6f seconds elapsed\n\n", elapsed);
+	stat_header(r, cpus, nr, false);
+	stat_rows(r, NULL, &s, elapsed, cpus, nr, NULL);
+	if (!r->sep)
+		fprintf(r->out, "\n%14.6f seconds elapsed\n\n", elapsed);
 	free(cpus);
 	tpstat_buf_free(&cmd);
 	tpstat_free_sample(&s);
@@ -657,6 +702,8 @@ static int stat_run(struct stat_run *r)
 			ret = WEXITSTATUS(status);
 	}
 	stat_remove_instance(r);
+	/* -o's counts are in the file before a signal ends tpstat. */
+	fflush(r->out);
 	if (r->stop)
 		stat_die_of(r->stop);
 	return ret < 0 ? 1 : ret;
@@ -668,17 +715,21 @@ int tpstat_stat(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "events", required_argument, NULL, 'e' },
 		{ "interval", required_argument, NULL, 'i' },
+		{ "interval-ms", required_argument, NULL, 'I' },
 		{ "per-cpu", no_argument, NULL, 'A' },
+		{ "field-separator", required_argument, NULL, 'x' },
+		{ "output", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* Not parsed until the options are, which may exit: nothing to free then. */
-	const char *lists[STAT_LISTS_MAX];
-	struct stat_run r = { 0 };
+	const char *lists[STAT_LISTS_MAX], *output = NULL;
+	struct stat_run r = { .out = stderr };
 	size_t i, nr_lists = 0;
+	double ms;
 	int c, ret;
 
 	/* "+": the options end at CMD, whose own options are its. */
-	while ((c = tpstat_getopt(argc, argv, tpstat_stat_usage, "+:hAe:i:",
+	while ((c = tpstat_getopt(argc, argv, tpstat_stat_usage, "+:hAe:i:I:o:x:",
 				  longopts)) != -1) {
 		switch (c) {
 		case 'A':
@@ -695,6 +746,23 @@ int tpstat_stat(int argc, char **argv)
 			if (tpstat_parse_interval(argv[0], optarg, &r.interval))
 				return TPSTAT_EXIT_USAGE;
 			break;
+		case 'I':
+			if (!tpstat_parse_number(optarg, &ms) || ms < 10 || ms > 86400000)
+				return tpstat_usage_error(argv[0],
+							  "-I takes milliseconds from 10 to 86400000, not '%s'",
+							  optarg);
+			r.interval = ms / 1000;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'x':
+			if (!*optarg || strchr(optarg, '\n'))
+				return tpstat_usage_error(argv[0],
+							  "-x takes a separator of one line, not '%s'",
+							  optarg);
+			r.sep = optarg;
+			break;
 		}
 	}
 	if (optind >= argc)
@@ -710,8 +778,20 @@ int tpstat_stat(int argc, char **argv)
 			   tpstat_debugfs());
 		ret = 1;
 	}
+	if (!ret && output) {
+		/* Close-on-exec: CMD is not to hold it. */
+		r.out = fopen(output, "we");
+		if (!r.out) {
+			tpstat_err("cannot write %s: %s", output, strerror(errno));
+			ret = 1;
+		}
+	}
 	if (!ret)
 		ret = stat_run(&r);
+	if (r.out && r.out != stderr && fclose(r.out) && !ret) {
+		tpstat_err("cannot write %s: %s", output, strerror(errno));
+		ret = 1;
+	}
 	stat_free(&r);
 	return ret;
 }
