@@ -48,7 +48,7 @@ int tpstat_memory_show(struct seq_file *m, void *unused)
 	s64 total = 0;
 	int kind;
 
-	seq_puts(m, "# bytes of aggregation data, fixed when loaded\n");
+	seq_puts(m, "# bytes of aggregation data, as the allocators gave them\n");
 	for (kind = 0; kind < TPSTAT_MEM_KINDS; kind++) {
 		s64 bytes = atomic64_read(&tpstat_memory[kind]);
 
