@@ -402,11 +402,6 @@ int tpstat_set_remove_probe(struct tpstat_set *set, const char *name)
 }
 EXPORT_SYMBOL_GPL(tpstat_set_remove_probe);
 
-/*
- * Disabling returns once no probe of the set can still be running, so that
- * counts read after "echo 0 > enable" stay still: a probe detached a moment
- * ago may still be counting on another CPU. The wait holds no lock.
- */
 void tpstat_set_enable(struct tpstat_set *set, bool enable)
 {
 	struct tpstat_probe *probe;
@@ -416,8 +411,6 @@ void tpstat_set_enable(struct tpstat_set *set, bool enable)
 	tpstat_for_each_probe(probe, set)
 		tpstat_probe_update(probe);
 	mutex_unlock(&tpstat_mutex);
-	if (!enable)
-		tracepoint_synchronize_unregister();
 }
 
 /*
