@@ -22,6 +22,11 @@
  *	meanwhile by an allocation of someone else's, which would replace
  *	their entries in tpstat_kmem's map
  *
+ *   echo "N S" > /sys/kernel/debug/tpstat_test_kmem/rcu
+ *	N kmallocs of S bytes, each given back with kfree_rcu(): freed
+ *	after a grace period in the kernel's batches (kfree_bulk() of a
+ *	page of pointers where it can), which fire no free event
+ *
  *   echo N > /sys/kernel/debug/tpstat_test_kmem/fail
  *	N kmallocs of a size no kmalloc can give (TEST_KMEM_IMPOSSIBLE),
  *	each failing at once with a NULL and, asked with __GFP_NOWARN,
@@ -138,6 +143,19 @@ static noinline void *tpstat_test_kmem_kfree_bulk(void)
 	return p;
 }
 
+/* An object kfree_rcu() frees: its rcu_head first, the rest unused. */
+struct test_kmem_rcu {
+	struct rcu_head rcu;
+};
+
+static noinline void tpstat_test_kmem_rcu(size_t size)
+{
+	struct test_kmem_rcu *p = kmalloc(size, GFP_KERNEL | __GFP_NOWARN);
+
+	if (p)
+		kfree_rcu(p, rcu);
+}
+
 static noinline void *tpstat_test_kmem_fail(void)
 {
 	void *p = kmalloc(TEST_KMEM_IMPOSSIBLE, GFP_KERNEL | __GFP_NOWARN);
@@ -165,6 +183,18 @@ static int test_kmem_read(const char __user *ubuf, size_t count,
 	buf[count] = '\0';
 	got = sscanf(buf, "%u %u", a, b);
 	return got < 1 ? -EINVAL : got;
+}
+
+/* "N": a count of objects alone, up to TEST_KMEM_MAX. */
+static int test_kmem_count(const char __user *ubuf, size_t count,
+			   unsigned int *n)
+{
+	unsigned int unused;
+	int got = test_kmem_read(ubuf, count, n, &unused);
+
+	if (got < 0)
+		return got;
+	return got != 1 || *n > TEST_KMEM_MAX ? -EINVAL : 0;
 }
 
 /* "N S": N objects of S bytes; "0" alone for none. */
@@ -249,16 +279,14 @@ static const struct file_operations test_kmem_leak_fops = {
 static ssize_t test_kmem_cache_write(struct file *file, const char __user *ubuf,
 				     size_t count, loff_t *ppos)
 {
-	unsigned int n, unused, i;
+	unsigned int n, i;
 	void **p;
-	int got;
+	int err;
 
 	/* "N": the cache's objects have one size. */
-	got = test_kmem_read(ubuf, count, &n, &unused);
-	if (got < 0)
-		return got;
-	if (got != 1 || n > TEST_KMEM_MAX)
-		return -EINVAL;
+	err = test_kmem_count(ubuf, count, &n);
+	if (err)
+		return err;
 	p = kvcalloc(n, sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
@@ -304,20 +332,38 @@ static const struct file_operations test_kmem_pages_fops = {
 	.write = test_kmem_pages_write,
 };
 
+static ssize_t test_kmem_rcu_write(struct file *file, const char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	unsigned int n, size = 0, i;
+	int err;
+
+	err = test_kmem_args(ubuf, count, &n, &size);
+	if (err)
+		return err;
+	if (n && size < sizeof(struct test_kmem_rcu))
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		tpstat_test_kmem_rcu(size);
+	return count;
+}
+
+static const struct file_operations test_kmem_rcu_fops = {
+	.write = test_kmem_rcu_write,
+};
+
 /* "N": how many kmallocs must fail; -EIO if one did not. */
 static ssize_t test_kmem_fail_write(struct file *file, const char __user *ubuf,
 				    size_t count, loff_t *ppos)
 {
-	unsigned int n, unused, i;
+	unsigned int n, i;
 	ssize_t ret = count;
 	void *p;
-	int got;
+	int err;
 
-	got = test_kmem_read(ubuf, count, &n, &unused);
-	if (got < 0)
-		return got;
-	if (got != 1 || n > TEST_KMEM_MAX)
-		return -EINVAL;
+	err = test_kmem_count(ubuf, count, &n);
+	if (err)
+		return err;
 	for (i = 0; i < n; i++) {
 		p = tpstat_test_kmem_fail();
 		if (p)
@@ -363,15 +409,11 @@ static ssize_t test_kmem_bulk(unsigned int n, bool cache, size_t count)
 static ssize_t test_kmem_bulk_write(const char __user *ubuf, size_t count,
 				    bool cache)
 {
-	unsigned int n, unused;
-	int got;
+	unsigned int n;
+	int err;
 
-	got = test_kmem_read(ubuf, count, &n, &unused);
-	if (got < 0)
-		return got;
-	if (got != 1 || n > TEST_KMEM_MAX)
-		return -EINVAL;
-	return test_kmem_bulk(n, cache, count);
+	err = test_kmem_count(ubuf, count, &n);
+	return err ?: test_kmem_bulk(n, cache, count);
 }
 
 static ssize_t test_kmem_cache_bulk_write(struct file *file,
@@ -436,6 +478,7 @@ static int __init tpstat_test_kmem_init(void)
 			    &test_kmem_cache_bulk_fops);
 	debugfs_create_file("kfree_bulk", 0200, test_dir, NULL,
 			    &test_kmem_kfree_bulk_fops);
+	debugfs_create_file("rcu", 0200, test_dir, NULL, &test_kmem_rcu_fops);
 	debugfs_create_file("fail", 0200, test_dir, NULL, &test_kmem_fail_fops);
 	return 0;
 }
