@@ -10,9 +10,10 @@
 # (thread-exec), UDP datagrams read back (udp-echo) and TCP fetches over
 # lo, pings and TCP over a veth pair into another network namespace,
 # namespaces made and deleted, io_uring rings, page cache filled and
-# dropped. The control churn: churn.sh's readers and writers (resets,
-# enable toggles, tracepoints, stack entries, instances, filters and
-# scopes), resets of every set every 300 ms, tpstat stat -- true in a loop
+# dropped, kfree_rcu() of hundreds of objects a round (tpstat_test_kmem's
+# rcu: freed in batches no free event sees). The control churn: churn.sh's
+# readers and writers (resets, enable toggles, tracepoints, stack entries,
+# instances, filters on every field and scopes), resets of every set every 300 ms, tpstat stat -- true in a loop
 # (each run exact: one exec, no fork), and the tracepoints' test modules
 # unloaded and loaded again.
 #
@@ -20,13 +21,14 @@
 # sets are as the control tasks found them: the kernel log has no report,
 # the memory file is as it was after loading, no instance is left, held
 # task words are within the live tasks and pairing starts within their
-# map, the sets the workload reaches counted, and the count set's forks
-# over a window of forks made for it lie within /proc/stat's. At the end:
+# map, the sets the workload reaches counted, and over a window of forks
+# made for it the count set's forks lie within /proc/stat's processes and
+# the sched set's switches within its ctxt. At the end:
 # counts exact again, and after every module is unloaded Slab, Percpu and
 # VmallocUsed back near where they started (run-tests then checks
 # kmemleak). The summary is TAP: a soak cut short misses its lines.
 
-plan 17
+plan 19
 
 . ./churn.sh
 
@@ -70,6 +72,10 @@ state0=$(set_state)
 # The count set's forks, from its counts file.
 forks_counted() { awk '$1 == "sched_process_fork" { print $3 }' $TP/count/counts; }
 forks_made() { awk '$1 == "processes" { print $2 }' /proc/stat; }
+# Switches: the sched set's, and the kernel's (ctxt: every switch to
+# another task, where the tracepoint fires).
+switches_counted() { awk '$1 == "switches.all" { print $2 }' $TP/sched/stats; }
+switches_made() { awk '$1 == "ctxt" { print $2 }' /proc/stat; }
 
 # The live tasks, threads included.
 live_tasks() { ls -d /proc/[0-9]*/task/[0-9]* 2>/dev/null | wc -l; }
@@ -136,6 +142,11 @@ namespaces() {
 			ping -c 2 -i 0.01 -q 127.0.0.1 > /dev/null' || work_fails "netns"
 	done
 }
+rcuwork() {
+	while running; do
+		echo "500 192" > $D/tpstat_test_kmem/rcu || work_fails "kfree_rcu"
+	done
+}
 pagecache() {
 	while running; do
 		dd if=/dev/zero of=/tmp/soak-cache bs=65536 count=64 2>/dev/null
@@ -184,7 +195,7 @@ modchurn() {
 : > $BAD_WORK
 : > /tmp/soak-stat-bad
 : > /tmp/soak-mod-bad
-TASKS="workload traffic firer storms sockets namespaces pagecache
+TASKS="workload traffic firer storms sockets namespaces pagecache rcuwork
 	readers writers resetter statloop modchurn"
 pids= started=0
 for task in $TASKS; do
@@ -212,6 +223,7 @@ release() { rm -f $HOLD; }
 # The sets the workload reaches, whose hits must grow between checks.
 REACHED="irq sched kmem net count"
 checks=0 bad_log=0 bad_mem=0 bad_state=0 bad_held=0 bad_forks=0 bad_hits=0
+bad_switches=0
 kmsg_at=$(kmsg_lines)
 held_max=
 
@@ -261,11 +273,18 @@ check_all() {
 		END { for (k in m) printf "%s=%d ", k, m[k] }')
 	# Forks: a window with every task held, around forks made for it;
 	# each read of /proc/stat or counts forks too, inside the bounds.
+	# Switches the same way, in the same window.
 	p0a=$(forks_made)
 	c0=$(forks_counted)
 	p0b=$(forks_made)
+	s0a=$(switches_made)
+	k0=$(switches_counted)
+	s0b=$(switches_made)
 	echo x | $BIN/forker 3 2 > /dev/null
 	ping -c 3 -i 0.01 -q 127.0.0.1 > /dev/null
+	s1a=$(switches_made)
+	k1=$(switches_counted)
+	s1b=$(switches_made)
 	p1a=$(forks_made)
 	c1=$(forks_counted)
 	p1b=$(forks_made)
@@ -273,6 +292,11 @@ check_all() {
 	if [ $d -lt 9 ] || [ $d -lt $((p1a - p0b)) ] || [ $d -gt $((p1b - p0a)) ]; then
 		bad_forks=$((bad_forks + 1))
 		echo "# $T: check $checks: forks counted $d, /proc/stat $((p1a - p0b)) to $((p1b - p0a)), 9 made"
+	fi
+	d=$((k1 - k0))
+	if [ $d -lt $((s1a - s0b)) ] || [ $d -gt $((s1b - s0a)) ]; then
+		bad_switches=$((bad_switches + 1))
+		echo "# $T: check $checks: switches counted $d, /proc/stat $((s1a - s0b)) to $((s1b - s0a))"
 	fi
 	# Each set's hits since its last reset: those the workload reaches
 	# counted some (the forks and pings above are among them).
@@ -299,7 +323,7 @@ while [ "$(uptime_s)" -lt $end ]; do
 	now=$(uptime_s)
 	if [ "$now" -ge $next_note ]; then
 		next_note=$((now + 300))
-		echo "# $T: at $(((now - start) / 60)) min: $checks checks, failed: log $bad_log, memory $bad_mem, state $bad_state, held $bad_held, forks $bad_forks, hits $bad_hits"
+		echo "# $T: at $(((now - start) / 60)) min: $checks checks, failed: log $bad_log, memory $bad_mem, state $bad_state, held $bad_held, forks $bad_forks, switches $bad_switches, hits $bad_hits"
 	fi
 done
 elapsed=$(($(uptime_s) - start))
@@ -324,6 +348,8 @@ is "$checks checks, no instance, entry, filter or tracepoint left, every set ena
 is "$checks checks, held task words within the live tasks + $TASK_SLACK, pairing starts within their maps at each (most held: $held_max)" \
 	$bad_held 0
 is "$checks checks, the count set's forks within /proc/stat's bounds at each" $bad_forks 0
+is "$checks checks, the sched set's switches within /proc/stat's ctxt bounds at each" \
+	$bad_switches 0
 events=
 for s in $REACHED; do
 	eval "events=\"\$events $s=\$hits_$s\""
@@ -334,8 +360,10 @@ is "tpstat stat -- true in a loop: each exact ($(cat /tmp/soak-statloop) runs)" 
 	"$(head -n 5 /tmp/soak-stat-bad)" ""
 is "test modules unloaded and loaded again ($(cat /tmp/soak-modchurn) rounds)" \
 	"$(sort /tmp/soak-mod-bad | uniq -c | xargs)" ""
-is "the workload's own checks: datagrams back, TCP fetches whole, namespaces made" \
+is "the workload's own checks: datagrams back, TCP fetches whole, namespaces made, kfree_rcu" \
 	"$(sort $BAD_WORK | uniq -c | xargs)" ""
+is "the writers' filters, on every field of count, its instance and net, each taken" \
+	"$(sort $CHURN_BAD | uniq -c | head -n 5 | xargs)" ""
 if [ $veth -eq 0 ]; then
 	pass "a veth pair into another network namespace carried the pings and TCP"
 else
