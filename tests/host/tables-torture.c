@@ -934,6 +934,9 @@ static void tasks_op(int cpu)
 	held = tasks_holding(p);
 	if (held != 1)
 		fail("tasks: task %d has words in %u slots", i, held);
+	/* No slot before its own can turn FREE while it holds it. */
+	if (tpstat_task_find(&tm, p) != w)
+		fail("tasks: task %d's words, just had, not found by a lookup (stranded)", i);
 out:
 	__atomic_fetch_sub(&tt[i].users, 1, __ATOMIC_SEQ_CST);
 }
