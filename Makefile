@@ -4,6 +4,8 @@
 # make kernels    build for every tested kernel, each in build/<version>/
 # make check      warning gates and the VM test suite on every tested kernel
 # make soak       every set at once under load, SOAK_MIN minutes a kernel
+# make plants     the code review's defects put back, each turning red the
+#                 torture or a short soak (the torture's half runs in check)
 # make demo       boot a kernel in qemu, load the probes, run a workload
 # make bench      cost per event against an empty probe, ftrace, perf and BPF
 # make install    install the modules for KDIR (then modprobe works)
@@ -43,6 +45,9 @@ check:
 soak:
 	TPSTAT_STAGES=soak scripts/check
 
+plants:
+	scripts/review-plants
+
 demo:
 	scripts/demo
 
@@ -57,4 +62,4 @@ clean:
 	$(MAKE) -C tools/tpstat clean
 	rm -rf build tpstat-dkms_*.deb
 
-.PHONY: all modules install kernels tools install-tools check soak demo bench deb clean
+.PHONY: all modules install kernels tools install-tools check soak plants demo bench deb clean
