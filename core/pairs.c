@@ -4,12 +4,13 @@
  * TPSTAT_PAIRS_WINDOW slots from a key's home, shared by all CPUs.
  *
  * Each slot has a state: FREE (never used since it was last emptied: no
- * key lies beyond it), BUSY (one CPU holds it), FULL (a start) or GONE (a
- * tombstone that lookups pass). A CPU makes a slot BUSY with a cmpxchg
+ * key lies beyond it), BUSY (one CPU holds it), CLEARING (FREE, held by a
+ * CPU that frees the slot before it), FULL (a start) or GONE (a tombstone
+ * that lookups pass). A CPU makes a slot BUSY with a cmpxchg
  * from the state it saw before it writes or takes it, with interrupts
  * off, and waits for nothing while it holds one, so a BUSY slot is always
  * being finished by another CPU within a few dozen instructions: whoever
- * meets one in a scan waits for it. NMIs never touch the map (their starts
+ * meets one in a scan (or a CLEARING one) waits for it. NMIs never touch the map (their starts
  * count as dropped, their ends as unpaired), so they cannot interrupt a
  * holder and then wait for it.
  *
@@ -18,15 +19,16 @@
  *   the key's home and it, so a lookup that stops at the first FREE slot
  *   never misses a start;
  * - a slot turns FREE only as the slot before a FREE one that the same CPU
- *   holds meanwhile (an ended start whose next slot is FREE); so once a
- *   slot is held, no slot between a home and it can turn FREE;
+ *   holds meanwhile as CLEARING (an ended start whose next slot is FREE);
+ *   so once a slot is held, no slot between a home and it can turn FREE
+ *   that was not FREE or CLEARING then;
  * - @used counts the FULL slots, and the BUSY ones about to be FULL.
  *
  * Saving a start scans the window for the key (a second start of it
  * replaces the first) and for the first empty slot, holds that slot, then
- * checks that no slot before it turned FREE since the scan saw it (the
- * key before it ended, and took the FREE slot after it along): that start
- * would be stranded. On such a change the attempt lets the slot go as a
+ * checks that no slot before it is FREE or CLEARING (the key before it
+ * ended since the scan, and took the FREE slot after it along: the held
+ * slot may have been that FREE slot, ABA): that start would be stranded. On such a change the attempt lets the slot go as a
  * tombstone, never FREE (a start saved beyond it meanwhile may count on
  * it), and starts again, a few times at most before the start is counted
  * dropped.
@@ -60,6 +62,7 @@ enum tpstat_pairs_state {
 	TPSTAT_SLOT_BUSY,	/* a CPU is writing or taking it */
 	TPSTAT_SLOT_FULL,	/* holds a start */
 	TPSTAT_SLOT_GONE,	/* held one, taken since: look further */
+	TPSTAT_SLOT_CLEARING,	/* FREE, held while the slot before is freed */
 };
 
 struct tpstat_pairs_slot {
@@ -145,7 +148,8 @@ static int tpstat_pairs_settled(struct tpstat_pairs_slot *s)
 {
 	int state;
 
-	while ((state = atomic_read_acquire(&s->state)) == TPSTAT_SLOT_BUSY)
+	while ((state = atomic_read_acquire(&s->state)) == TPSTAT_SLOT_BUSY ||
+	       state == TPSTAT_SLOT_CLEARING)
 		cpu_relax();
 	return state;
 }
@@ -206,22 +210,25 @@ static unsigned int tpstat_pairs_distance(const struct tpstat_pairs *p,
 
 /*
  * Whether a FREE slot lies between @home and held slot @s, where a lookup
- * would stop before reaching @s. Once @s is held, no slot before it can
- * turn FREE (that takes the slot after it FREE, and so on up to @s), so
- * this settles whether a start saved in @s can be found. It waits for
- * nothing: a busy slot is not FREE.
+ * would stop before reaching @s; a CLEARING one counts as FREE, since it
+ * is about to be, with the slot before it. Once @s is held, no other
+ * slot before it can turn FREE (that takes the slot after it FREE, and
+ * so on up to @s), so this settles whether a start saved in @s can be
+ * found. It waits for nothing: a busy slot is not FREE.
  */
 static bool tpstat_pairs_cut_off(struct tpstat_pairs *p, unsigned int home,
 				 struct tpstat_pairs_slot *s)
 {
 	unsigned int n, d = tpstat_pairs_distance(p, home, s);
+	int state;
 
 	for (n = 0; n < d; n++) {
 		struct tpstat_pairs_slot *before = &p->slots[(home + n) & p->mask];
 
 		TPSTAT_RACE_POINT();
 		/* Pairs with the release that made it FREE before @s was. */
-		if (atomic_read_acquire(&before->state) == TPSTAT_SLOT_FREE)
+		state = atomic_read_acquire(&before->state);
+		if (state == TPSTAT_SLOT_FREE || state == TPSTAT_SLOT_CLEARING)
 			return true;
 	}
 	return false;
@@ -229,9 +236,10 @@ static bool tpstat_pairs_cut_off(struct tpstat_pairs *p, unsigned int home,
 
 /*
  * Takes the start in held slot @s out. If the next slot is free, no key
- * lies beyond @s either, and @s is free again; it is held meanwhile, so
- * that no start can be saved there behind a free slot. Else @s becomes a
- * tombstone, for lookups to pass.
+ * lies beyond @s either, and @s is free again; the next is held meanwhile
+ * (CLEARING), so that no start can be saved there behind a free slot, and
+ * a start saved further on that reads it knows it is as good as free.
+ * Else @s becomes a tombstone, for lookups to pass.
  */
 static void tpstat_pairs_vacate(struct tpstat_pairs *p,
 				struct tpstat_pairs_slot *s)
@@ -240,7 +248,8 @@ static void tpstat_pairs_vacate(struct tpstat_pairs *p,
 
 	next = &p->slots[((unsigned int)(s - p->slots) + 1) & p->mask];
 	TPSTAT_RACE_POINT();
-	if (tpstat_pairs_hold(next, TPSTAT_SLOT_FREE)) {
+	if (atomic_cmpxchg_acquire(&next->state, TPSTAT_SLOT_FREE,
+				   TPSTAT_SLOT_CLEARING) == TPSTAT_SLOT_FREE) {
 		TPSTAT_RACE_POINT();
 		tpstat_pairs_release(s, TPSTAT_SLOT_FREE);
 		TPSTAT_RACE_POINT();

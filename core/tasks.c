@@ -5,8 +5,9 @@
  *
  * A slot's key is its task, FREE (never used since it was last emptied:
  * no task lies beyond it), GONE (a tombstone that lookups pass), BUSY (a
- * CPU is releasing or evicting it) or a task with TPSTAT_TASK_BUSY set (a
- * CPU is claiming it for that task). Finding a task reads keys only.
+ * CPU is releasing or evicting it), CLEARING (FREE, held by a CPU that is
+ * freeing the slot before it) or a task with TPSTAT_TASK_BUSY set (a CPU
+ * is claiming it for that task). Finding a task reads keys only.
  * Claiming, releasing and evicting change a key with a cmpxchg from the
  * value seen, with interrupts off, and none of them waits for anything
  * while its slot is held, so a held slot is always being finished by
@@ -18,16 +19,18 @@
  * - a task lies within its window, with no FREE slot between its home and
  *   it, so a lookup that stops at the first FREE slot finds it;
  * - a slot turns FREE only as the slot before a FREE one that the same CPU
- *   holds meanwhile (a released task whose next slot is FREE); so once a
- *   slot is held, no slot between a home and it can turn FREE;
+ *   holds meanwhile as CLEARING (a released task whose next slot is FREE);
+ *   so once a slot is held, no slot between a home and it can turn FREE
+ *   that was not FREE or CLEARING then;
  * - a task has one slot;
  * - @used counts the slots that hold a task.
  *
  * A claim takes the first vacant slot (FREE or GONE) from home, marked
  * with the task and the busy bit, then, without waiting, checks the whole
  * window: if another slot holds the task, or is being claimed for it, or
- * a slot before its own turned FREE since the scan (the task before it
- * was released, and took the FREE slot after it along), it lets the slot
+ * a slot before its own is FREE or CLEARING (the task before it was
+ * released since the scan, and took the FREE slot after it along: the
+ * claim's own slot may have been that FREE slot, ABA), it lets the slot
  * go as a tombstone and gives up: the claim's cmpxchg is a full barrier,
  * so of two racing claims of one task at least one sees the other (both
  * may give up: then the event finds no words, counted as dropped). A slot
@@ -154,7 +157,9 @@ static bool tpstat_tasks_evict(struct tpstat_tasks *t, struct task_struct *p)
 /*
  * Whether held slot @held may not become @p's: another slot of @p's window
  * holds @p or is being claimed for it, or a slot before @held is FREE, so
- * that a lookup would stop before it. Waits for nothing.
+ * that a lookup would stop before it. A slot a release holds while it
+ * frees the one before (CLEARING) is FREE for this: both will be. Waits
+ * for nothing.
  */
 static bool tpstat_tasks_contested(struct tpstat_tasks *t,
 				   struct task_struct *p,
@@ -177,7 +182,8 @@ static bool tpstat_tasks_contested(struct tpstat_tasks *t,
 		/* Pairs with the release that published or freed the key. */
 		k = smp_load_acquire(&s->key);
 		if ((k & ~TPSTAT_TASK_BUSY) == (unsigned long)p ||
-		    (before && k == TPSTAT_TASK_FREE))
+		    (before && (k == TPSTAT_TASK_FREE ||
+				k == TPSTAT_TASK_CLEARING)))
 			return true;
 	}
 	return false;
@@ -235,8 +241,9 @@ EXPORT_SYMBOL_GPL(__tpstat_task_claim);
 
 /*
  * Frees @p's slot. If the next slot is free, no task lies beyond, and the
- * slot is free again; the next is held meanwhile, so that no claim lands
- * there behind a free slot.
+ * slot is free again; the next is held meanwhile (CLEARING), so that no
+ * claim lands there behind a free slot, and a claim further on that reads
+ * it knows it is as good as free.
  */
 static void tpstat_tasks_release(struct tpstat_tasks *t, struct task_struct *p)
 {
@@ -261,7 +268,8 @@ static void tpstat_tasks_release(struct tpstat_tasks *t, struct task_struct *p)
 		}
 		next = tpstat_tasks_slot(t, i + 1);
 		TPSTAT_RACE_POINT();
-		if (tpstat_tasks_hold(next, TPSTAT_TASK_FREE)) {
+		if (cmpxchg_acquire(&next->key, TPSTAT_TASK_FREE,
+				    TPSTAT_TASK_CLEARING) == TPSTAT_TASK_FREE) {
 			TPSTAT_RACE_POINT();
 			tpstat_tasks_unhold(s, TPSTAT_TASK_FREE);
 			TPSTAT_RACE_POINT();

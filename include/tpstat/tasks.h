@@ -98,6 +98,8 @@ extern const struct tpstat_data_ops tpstat_tasks_ops;
 #define TPSTAT_TASK_FREE	0UL	/* never used: no task lies beyond */
 #define TPSTAT_TASK_BUSY	1UL	/* a CPU is releasing or evicting it */
 #define TPSTAT_TASK_GONE	2UL	/* released: look further */
+/* Free, held while the slot before it is freed: free again, and busy. */
+#define TPSTAT_TASK_CLEARING	(TPSTAT_TASK_BUSY | TPSTAT_TASK_GONE)
 
 /* Slots from a task's home that may hold it. */
 #define TPSTAT_TASKS_WINDOW	32

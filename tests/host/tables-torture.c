@@ -416,9 +416,22 @@ static int p_live_all;		/* live keys, all threads */
 static bool p_evicts;		/* whether the map may evict */
 static unsigned int p_live[NTHREADS];
 
+static u64 p_crowded_keys[NTHREADS][PKEYS];
+static bool p_crowded;		/* the keys: p_crowded_keys */
+
 static u64 pkey_of(int t, int k)
 {
-	return (u64)(t + 1) << 32 | (u64)k;
+	return p_crowded ? p_crowded_keys[t][k] : (u64)(t + 1) << 32 | (u64)k;
+}
+
+/* The thread and key number @key stands for; false if none. */
+static bool pkey_whose(u64 key, int *t, int *k)
+{
+	for (*t = 0; *t < NTHREADS; (*t)++)
+		for (*k = 0; *k < PKEYS; (*k)++)
+			if (pkey_of(*t, *k) == key)
+				return true;
+	return false;
 }
 
 static void pairs_setup(unsigned int capacity, u64 max_age, int live_max,
@@ -439,6 +452,7 @@ static void pairs_setup(unsigned int capacity, u64 max_age, int live_max,
 	p_live_max = live_max;
 	p_live_all = 0;
 	p_evicts = evicts;
+	p_crowded = false;
 	data_setup(&tpstat_pairs_ops, &pm.data, "pairs");
 }
 
@@ -574,9 +588,7 @@ static void pairs_check(void)
 		if (st != TPSTAT_SLOT_FULL)
 			continue;
 		held++;
-		t = (int)(s->key >> 32) - 1;
-		k = (int)(s->key & 0xffffffff);
-		if (t < 0 || t >= NTHREADS || k >= PKEYS) {
+		if (!pkey_whose(s->key, &t, &k)) {
 			fail("pairs: slot %zu holds key %#llx, never started",
 			     i, (unsigned long long)s->key);
 			continue;
@@ -678,6 +690,29 @@ static void pairs_finish(const char *part, const char *what)
 static void part_pairs_churn(const char *part)
 {
 	pairs_setup(16, 0, 15, false);
+	nmi_hook = pairs_nmi;
+	run_part(part, pairs_op, pairs_check, 0.1);
+	pairs_finish(part, "");
+}
+
+/*
+ * Below capacity, every key's home among the map's first 8 slots: long
+ * chains, in which the slot before a start being saved turns FREE under
+ * it.
+ */
+static void part_pairs_crowded(const char *part)
+{
+	u64 key = 1ULL << 40;	/* far from NMI_KEY */
+	int t, k;
+
+	pairs_setup(16, 0, 15, false);
+	for (t = 0; t < NTHREADS; t++)
+		for (k = 0; k < PKEYS; k++) {
+			while (hash_64(++key, pm.bits) >= 8)
+				;
+			p_crowded_keys[t][k] = key;
+		}
+	p_crowded = true;
 	nmi_hook = pairs_nmi;
 	run_part(part, pairs_op, pairs_check, 0.1);
 	pairs_finish(part, "");
@@ -845,6 +880,7 @@ static u64 t_claims[NTHREADS], t_releases[NTHREADS];
 static unsigned int t_ntasks;	/* tasks the threads pick from */
 static unsigned int t_free_odds;	/* an owner frees 1 pick in this many */
 static bool t_own;		/* a thread picks only the tasks it frees */
+static unsigned int t_map[NTASKS];	/* the task a pick stands for */
 
 static void tasks_setup(unsigned int capacity, unsigned int ntasks)
 {
@@ -859,6 +895,7 @@ static void tasks_setup(unsigned int capacity, unsigned int ntasks)
 		tt[i].alive = 1;
 		tt[i].got = 0;
 		tasks[i].pid = i;
+		t_map[i] = i;
 	}
 	t_ntasks = ntasks;
 	t_free_odds = 16;
@@ -910,12 +947,13 @@ static void tasks_free(int cpu, int i)
 
 static void tasks_op(int cpu)
 {
-	int i = t_own ? cpu + NTHREADS * pick(t_ntasks / NTHREADS) : pick(t_ntasks);
+	int l = t_own ? cpu + NTHREADS * pick(t_ntasks / NTHREADS) : pick(t_ntasks);
+	int i = t_map[l];
 	struct task_struct *p = &tasks[i];
 	struct tpstat_task *w;
 	unsigned int held;
 
-	if (i % NTHREADS == cpu && !pick(t_free_odds)) {
+	if (l % NTHREADS == cpu && !pick(t_free_odds)) {
 		tasks_free(cpu, i);
 		return;
 	}
@@ -944,7 +982,7 @@ out:
 /* A lookup in NMI never waits, and never claims. */
 static void tasks_nmi(void)
 {
-	tpstat_task(&tm, &tasks[pick(t_ntasks)]);
+	tpstat_task(&tm, &tasks[t_map[pick(t_ntasks)]]);
 }
 
 static void tasks_check(void)
@@ -1047,6 +1085,30 @@ static void part_tasks_shared(const char *part)
 static void part_tasks_small(const char *part)
 {
 	tasks_setup(1, 2 * NTHREADS);
+	t_free_odds = 2;
+	t_own = true;
+	nmi_hook = tasks_nmi;
+	run_part(part, tasks_op, tasks_check, 0.1);
+	tasks_finish(part);
+}
+
+static int tasks_by_home(const void *a, const void *b)
+{
+	unsigned int ha = hash_ptr(&tasks[*(const unsigned int *)a], tm.bits);
+	unsigned int hb = hash_ptr(&tasks[*(const unsigned int *)b], tm.bits);
+
+	return ha < hb ? -1 : ha > hb;
+}
+
+/*
+ * Tasks whose homes lie close together, each thread's coming and going
+ * all the time: long chains, in which the slot before a claim in progress
+ * turns FREE under it.
+ */
+static void part_tasks_crowded(const char *part)
+{
+	tasks_setup(32, 2 * NTHREADS);
+	qsort(t_map, NTASKS, sizeof(t_map[0]), tasks_by_home);
 	t_free_odds = 2;
 	t_own = true;
 	nmi_hook = tasks_nmi;
@@ -1186,11 +1248,13 @@ static const struct {
 	void (*run)(const char *part);
 } parts[] = {
 	{ "pairs: churn below capacity, with NMIs", part_pairs_churn },
+	{ "pairs: keys crowded together, below capacity", part_pairs_crowded },
 	{ "pairs: a full map evicts only what max_age allows", part_pairs_aged },
 	{ "pairs: a full map with max_age 0 keeps saving new starts", part_pairs_full },
 	{ "pairs: what a full map evicts, in order", part_pairs_order },
 	{ "tasks: first events of a task on many CPUs at once", part_tasks_shared },
 	{ "tasks: a table of 1 task, its window wrapping", part_tasks_small },
+	{ "tasks: tasks crowded together, coming and going", part_tasks_crowded },
 	{ "index: claims with NMI lookups nested in them", part_index },
 };
 
