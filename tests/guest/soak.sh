@@ -49,7 +49,10 @@ settle() {
 	echo 3 > /proc/sys/vm/drop_caches
 	sleep 1
 }
+# The slab caches' sizes in kB, by name, to say which grew.
+slabs() { awk 'NR > 2 { printf "%s %d\n", $1, $3 * $4 / 1024 }' /proc/slabinfo 2>/dev/null; }
 settle
+slabs > /tmp/soak-slabs0
 slab0=$(meminfo Slab) percpu0=$(meminfo Percpu) vmalloc0=$(meminfo VmallocUsed)
 sunreclaim0=$(meminfo SUnreclaim)
 
@@ -395,6 +398,10 @@ unload_all
 settle
 slab=$(meminfo Slab) percpu=$(meminfo Percpu) vmalloc=$(meminfo VmallocUsed)
 echo "# $T: kB before and after: Slab $slab0 $slab (SUnreclaim $sunreclaim0 $(meminfo SUnreclaim)), Percpu $percpu0 $percpu, VmallocUsed $vmalloc0 $vmalloc"
+echo "# $T: the slab caches that grew most, kB: $(slabs | awk '
+	NR == FNR { was[$1] = $2; next }
+	$2 - was[$1] >= 64 { print $2 - was[$1], $1 }' /tmp/soak-slabs0 - |
+	sort -rn | head -n 8 | awk '{ printf "%s %d, ", $2, $1 }')"
 within "after unloading, Slab within 4096 kB of its start ($slab0 kB)" \
 	$((slab - slab0)) -4096 4096
 within "after unloading, Percpu within 512 kB of its start ($percpu0 kB)" \
