@@ -28,10 +28,10 @@
  * replaces the first) and for the first empty slot, holds that slot, then
  * checks that no slot before it is FREE or CLEARING (the key before it
  * ended since the scan, and took the FREE slot after it along: the held
- * slot may have been that FREE slot, ABA): that start would be stranded. On such a change the attempt lets the slot go as a
- * tombstone, never FREE (a start saved beyond it meanwhile may count on
- * it), and starts again, a few times at most before the start is counted
- * dropped.
+ * slot may have been that FREE slot, ABA): that start would be stranded.
+ * On such a change the attempt lets the slot go as a tombstone, never
+ * FREE (a start saved beyond it meanwhile may count on it), and starts
+ * again, a few times at most before the start is counted dropped.
  *
  * A full map keeps following new starts: it evicts a start in the new
  * key's window, counted as expired: first one saved before the set's
