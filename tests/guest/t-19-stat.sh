@@ -4,13 +4,14 @@
 # unmounted, the bound on instances, a command or an asked tracepoint that
 # is not there); the default tracepoints; a process tree's forks and execs
 # exact while unrelated forks run beside it; the command's exit status,
-# and a signal's; SIGINT and SIGTERM to tpstat stat passed on, the counts
-# printed and the instance gone; two runs at once on one tracepoint, each
+# and a signal's; SIGINT, SIGTERM and SIGHUP to tpstat stat passed on, the
+# counts printed and the instance gone; a child the command leaves running
+# not waited for, nor counted once the command is gone; two runs at once on one tracepoint, each
 # exact; -i's intervals and -A's columns, each CPU's count exact; 200 runs
 # in a row on the default tracepoints, each exact. No run leaves its
 # instance behind, nor anything it held.
 
-plan 43
+plan 47
 
 TOOL=/payload/bin/tpstat
 I=$TP/count/instances
@@ -165,6 +166,26 @@ is "SIGTERM: tpstat stat dies of it, 143; sleep died of it too" \
 	"$rc $(grep -c "^ tpstat stat of 'sleep 30', killed by signal 15 (Terminated):$" /tmp/stat)" \
 	"143 1"
 is "its instance gone" "$(cat $I)" ""
+$TOOL stat -e sched_process_exec -- sleep 30 2> /tmp/stat &
+pid=$!
+await_instance $pid
+kill -HUP $pid
+wait $pid
+rc=$?
+is "SIGHUP: tpstat stat dies of it, 129; sleep died of it too" \
+	"$rc $(grep -c "^ tpstat stat of 'sleep 30', killed by signal 1 (Hangup):$" /tmp/stat)" \
+	"129 1"
+is "its instance gone" "$(cat $I)" ""
+
+# A child the command leaves running is not waited for: what it does
+# after the command has exited is no run's, here 5 events 3 s later.
+$TOOL stat -e tpstat_test_fire -- \
+	sh -c "(sleep 3; echo 5 > $FIRE) & echo 3 > $FIRE" 2> /tmp/stat
+rc=$?
+is "a child left running: tpstat stat ends with the command (exit 0), its instance gone" \
+	"$rc $(cat $I)" "0 "
+is "and counted the command's 3 alone" "$(count_of /tmp/stat tpstat_test_fire)" 3
+sleep 4		# the child's 5, before anything else counts
 
 # Two runs at once on one tracepoint, each its command's count alone;
 # the test's own events are neither's.
