@@ -22,8 +22,10 @@ static const char tpstat_watch_usage[] =
 	"each keyed table (call sites, commands, IRQs, CPUs ...) shows its\n"
 	"busiest keys by the rate of its first column. Gauges and histogram\n"
 	"buckets are left out: tpstat show SET has them; a histogram shows its\n"
-	"events per second and their mean in the interval (avg, a time for\n"
-	"nanoseconds: 12.5us). Rates from 100000 on are scaled: 14.9M is\n"
+	"events per second, their mean in the interval (avg, a time for\n"
+	"nanoseconds: 12.5us) and their p99 in the interval (the upper bound\n"
+	"of the bucket that holds it, from the buckets' growth). Rates from\n"
+	"100000 on are scaled: 14.9M is\n"
 	"14,900,000 per second. A set inside another\n"
 	"is named by its path (stack/kmalloc).\n"
 	"\n"
@@ -68,7 +70,7 @@ static void layout(const struct tpstat_sample *s, int *widths, struct tpstat_buf
 		const struct tpstat_meaning *m = &s->m[i];
 		int span = 0, glen = strlen(m->group), left, k, cols;
 
-		if (m->keyed || !tpstat_is_counter(m)) {
+		if (m->keyed || !tpstat_has_rate(m)) {
 			end = i + 1;
 			continue;
 		}
@@ -76,7 +78,7 @@ static void layout(const struct tpstat_sample *s, int *widths, struct tpstat_buf
 		for (end = i; end < s->stats.nr; end++) {
 			const struct tpstat_meaning *e = &s->m[end];
 
-			if (e->keyed || !tpstat_is_counter(e))
+			if (e->keyed || !tpstat_has_rate(e))
 				continue;
 			if (strcmp(e->group, m->group))
 				break;
@@ -89,7 +91,7 @@ static void layout(const struct tpstat_sample *s, int *widths, struct tpstat_buf
 			int more = glen + 2 - (span - 1);
 
 			for (j = i, k = 0; j < end; j++) {
-				if (s->m[j].keyed || !tpstat_is_counter(&s->m[j]))
+				if (s->m[j].keyed || !tpstat_has_rate(&s->m[j]))
 					continue;
 				widths[j] += more / cols + (k++ < more % cols);
 			}
@@ -105,7 +107,7 @@ static void layout(const struct tpstat_sample *s, int *widths, struct tpstat_buf
 			tpstat_buf_add(top, &c, 1);
 		}
 		for (j = i; j < end; j++)
-			if (!s->m[j].keyed && tpstat_is_counter(&s->m[j]))
+			if (!s->m[j].keyed && tpstat_has_rate(&s->m[j]))
 				tpstat_buf_printf(names, " %*s", widths[j], s->m[j].column);
 	}
 }
@@ -118,7 +120,7 @@ static char *column_key(const struct tpstat_sample *s)
 
 	tpstat_buf_add(&b, "", 0);
 	for (i = 0; i < s->stats.nr; i++)
-		if (!s->m[i].keyed && tpstat_is_counter(&s->m[i]))
+		if (!s->m[i].keyed && tpstat_has_rate(&s->m[i]))
 			tpstat_buf_printf(&b, "%s\n", s->stats.lines[i].name);
 	return b.s;
 }
@@ -260,10 +262,10 @@ static size_t print_tables(const struct watch *w, const struct tpstat_sample *s,
 	for (t = 0; t < s->stats.nr; t++) {
 		struct table table = { .first = &s->m[t] };
 
-		if (done[t] || !s->m[t].keyed || !tpstat_is_counter(&s->m[t]))
+		if (done[t] || !s->m[t].keyed || !tpstat_has_rate(&s->m[t]))
 			continue;
 		for (i = t; i < s->stats.nr; i++) {
-			if (!s->m[i].keyed || !tpstat_is_counter(&s->m[i]) ||
+			if (!s->m[i].keyed || !tpstat_has_rate(&s->m[i]) ||
 			    strcmp(s->m[i].table, s->m[t].table))
 				continue;
 			done[i] = true;
@@ -323,7 +325,7 @@ static void print_interval(struct watch *w, const struct tpstat_sample *prev,
 	if (w->timestamp)
 		print_time_of_day();
 	for (i = 0; i < cur->stats.nr; i++) {
-		if (cur->m[i].keyed || !tpstat_is_counter(&cur->m[i]))
+		if (cur->m[i].keyed || !tpstat_has_rate(&cur->m[i]))
 			continue;
 		tpstat_format_rate(buf, sizeof(buf), &r[i]);
 		printf(" %*s", widths[i], buf);
