@@ -2,9 +2,9 @@
 /*
  * tpstat watch: a set's counters as rates per second (sample.c), one line
  * per interval under a header repeated as vmstat repeats its own, then the
- * busiest keys of each keyed table. A reset of the set in the interval is
- * said in a line of its own, and a counter that went down without one
- * shows as "-", never as a negative rate.
+ * busiest keys of each keyed table, a line each. A reset of the set in the
+ * interval is said in a line of its own, and a counter that went down
+ * without one shows as "-", never as a negative rate.
  */
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -21,8 +21,9 @@ static const char tpstat_watch_usage[] =
 	"Every counter of SET's stats as a rate per second, one line per\n"
 	"interval; columns are grouped by the part of their name before the\n"
 	"last dot, and the header comes again every screenful. Under each line,\n"
-	"each keyed table (call sites, commands, IRQs, CPUs ...) shows its\n"
-	"busiest keys by the rate of its first column. Gauges and histogram\n"
+	"each keyed table (call sites, commands, IRQs, CPUs ...) has a line:\n"
+	"its busiest keys by the rate of its first column (slices by comm,\n"
+	"slices: nginx 900K  postgres 500K (2 of 6)). Gauges and histogram\n"
 	"buckets are left out: tpstat show SET has them; a histogram shows its\n"
 	"events per second, their mean in the interval (avg, a time for\n"
 	"nanoseconds: 12.5us) and their p99 in the interval (the upper bound\n"
@@ -41,7 +42,7 @@ static const char tpstat_watch_usage[] =
 	"                          forks), or globs (runqlat.*, '*' for all)\n"
 	"  -i, --interval SECONDS  time between lines (default 1; 0.01 at least)\n"
 	"  -n, --count COUNT       stop after COUNT lines (default: never)\n"
-	"  -t, --top KEYS          keys per table (default 5; 0: no tables)\n"
+	"  -t, --top KEYS          keys per table's line (default 5; 0: none)\n"
 	"  -T, --timestamp         each line starts with its time of day\n";
 
 struct watch {
@@ -339,24 +340,20 @@ static void table_add(struct table *t, const struct tpstat_meaning *m,
 		t->rows[k].order = r->down ? -1 : r->rate;
 }
 
-static int col_width(const char *col)
-{
-	int n = strlen(col);
-
-	return n > 9 ? n : 9;
-}
-
 /*
- * The busiest @top rows of @t that moved; returns how many. A row shows
- * the values of its keys, "-" for one it lacks (an optional part of its
- * name); keys none of the rows shown has are left out.
+ * The busiest @top rows of @t that moved, on one line that fits @width:
+ * "by comm, slices: nginx 900K  postgres 500K (2 of 6)", each row its keys
+ * joined by '/' and the rate of the table's first column, which orders
+ * them. A key a row lacks (an optional part of its name) is "-"; keys
+ * none of the rows shown has are left out. Returns how many rows.
  */
-static size_t table_print(struct table *t, unsigned int top)
+static size_t table_print(struct table *t, unsigned int top, unsigned int width)
 {
 	bool used[TPSTAT_LABELS_MAX] = { false };
-	size_t i, j, busy = 0, shown = 0;
+	struct tpstat_buf line = { 0 }, entry = { 0 };
+	size_t i, busy = 0, shown = 0;
 	unsigned int l;
-	char buf[32];
+	char buf[32], tail[64];
 
 	qsort(t->rows, t->nr_rows, sizeof(*t->rows), cmp_row);
 	for (i = 0; i < t->nr_rows; i++) {
@@ -368,40 +365,41 @@ static size_t table_print(struct table *t, unsigned int top)
 	}
 	if (!busy)
 		return 0;
-	/* "row by comm": the table's name, with the keys shown. */
-	printf("  %.*s by", (int)strcspn(t->first->table, " "), t->first->table);
-	for (l = 0; l < t->first->nr_labels; l++)
+	/* "slices by comm, slices:": the table's name, its keys, its column. */
+	tpstat_buf_printf(&line, "  %.*s by", (int)strcspn(t->first->table, " "),
+			  t->first->table);
+	for (l = 0, i = 0; l < t->first->nr_labels; l++)
 		if (used[l])
-			printf(" %s", t->first->labels[l].name);
-	printf(": the busiest %zu of %zu keys\n  ", busy < top ? busy : top,
-	       t->nr_rows);
-	for (j = 0; j < t->nr_cols; j++)
-		printf(" %*s", col_width(t->cols[j]), t->cols[j]);
-	printf(" ");
-	for (l = 0; l < t->first->nr_labels; l++)
-		if (used[l])
-			printf(" %s", t->first->labels[l].name);
-	printf("\n");
+			tpstat_buf_printf(&line, "%s%s", i++ ? "/" : " ",
+					  t->first->labels[l].name);
+	tpstat_buf_printf(&line, ", %s:", t->cols[0]);
 	for (i = 0; i < t->nr_rows && shown < top; i++) {
 		const struct tpstat_meaning *m = t->rows[i].m;
-		const char *sep = "  ";
+		const char *sep = shown ? "  " : " ";
 
 		if (!t->rows[i].busy)
 			continue;
-		printf("  ");
-		for (j = 0; j < t->nr_cols; j++) {
-			tpstat_format_rate(buf, sizeof(buf), &t->rows[i].rates[j]);
-			printf(" %*s", col_width(t->cols[j]), buf);
-		}
+		entry.len = 0;
+		tpstat_buf_add(&entry, sep, strlen(sep));
 		for (l = 0; l < m->nr_labels; l++) {
 			if (!used[l])
 				continue;
-			printf("%s%s", sep, m->labels[l].value ? m->labels[l].value : "-");
-			sep = " ";
+			tpstat_buf_printf(&entry, "%s%s", sep ? "" : "/",
+					  m->labels[l].value ? m->labels[l].value : "-");
+			sep = NULL;
 		}
-		printf("\n");
+		tpstat_format_rate(buf, sizeof(buf), &t->rows[i].rates[0]);
+		tpstat_buf_printf(&entry, " %s", buf);
+		snprintf(tail, sizeof(tail), " (%zu of %zu)", shown + 1, t->nr_rows);
+		/* The first row always; the others while the line fits. */
+		if (shown && line.len + entry.len + strlen(tail) > width)
+			break;
+		tpstat_buf_add(&line, entry.s, entry.len);
 		shown++;
 	}
+	printf("%s (%zu of %zu)\n", line.s, shown, t->nr_rows);
+	tpstat_buf_free(&line);
+	tpstat_buf_free(&entry);
 	return shown;
 }
 
@@ -424,7 +422,7 @@ static size_t print_tables(const struct watch *w, const struct tpstat_sample *s,
 			done[i] = true;
 			table_add(&table, &s->m[i], &r[i]);
 		}
-		printed += table_print(&table, w->top);
+		printed += table_print(&table, w->top, w->width);
 		for (i = 0; i < table.nr_rows; i++)
 			free(table.rows[i].rates);
 		free(table.rows);
