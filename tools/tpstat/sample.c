@@ -149,6 +149,107 @@ static void means(const struct tpstat_sample *cur, struct tpstat_rate *r)
 	tpstat_buf_free(&name);
 }
 
+/* A bucket's growth in the interval, with its bounds. */
+struct bucket_delta {
+	unsigned long long low, high, delta;
+};
+
+static int cmp_bucket(const void *a, const void *b)
+{
+	const struct bucket_delta *x = a, *y = b;
+
+	return (x->low > y->low) - (x->low < y->low);
+}
+
+/* The first line of @s whose name is @key or sorts after it. */
+static size_t lower_bound(const struct tpstat_sample *s, const char *key)
+{
+	size_t lo = 0, hi = s->stats.nr;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (strcmp(s->stats.lines[s->by_name[mid]].name, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * The interval's 99th percentile of the histogram whose p99 line is @i:
+ * the upper bound of the bucket its 99th event in a hundred fell in,
+ * counted from each bucket's growth since @prev (from zero after a reset),
+ * as a log2 histogram's bucket says no more than "low -> high". A bucket
+ * that went down makes it unknown.
+ */
+static void interval_p99(const struct tpstat_sample *prev,
+			 const struct tpstat_sample *cur, size_t i, bool reset,
+			 struct tpstat_rate *r)
+{
+	const struct tpstat_meaning *m = &cur->m[i];
+	struct tpstat_buf key = { 0 };
+	struct bucket_delta *b = NULL;
+	unsigned long long total = 0, target, below = 0;
+	size_t k, nr = 0;
+
+	r->p99 = true;
+	r->unit = m->unit;
+	tpstat_buf_printf(&key, "%.*s.bucket_", (int)m->prefix_len,
+			  cur->stats.lines[i].name);
+	for (k = lower_bound(cur, key.s); k < cur->stats.nr; k++) {
+		size_t l = cur->by_name[k];
+		const struct tpstat_line *line = &cur->stats.lines[l];
+		const struct tpstat_line *p;
+		unsigned long long before;
+
+		if (strncmp(line->name, key.s, key.len))
+			break;
+		if (cur->m[l].part != TPSTAT_HIST_BUCKET ||
+		    cur->m[l].prefix_len != m->prefix_len)
+			continue;
+		p = reset ? NULL : tpstat_sample_line(prev, line->name);
+		before = p ? p->value : 0;
+		if (line->value < before)
+			r->down = true;
+		b = tpstat_realloc(b, (nr + 1) * sizeof(*b));
+		b[nr].low = cur->m[l].bucket_low;
+		b[nr].high = cur->m[l].bucket_high;
+		b[nr].delta = line->value < before ? 0 : line->value - before;
+		total += b[nr++].delta;
+	}
+	/* A bucket gone from the file without a reset went down too. */
+	for (k = reset ? prev->stats.nr : lower_bound(prev, key.s);
+	     k < prev->stats.nr; k++) {
+		const char *name = prev->stats.lines[prev->by_name[k]].name;
+
+		if (strncmp(name, key.s, key.len))
+			break;
+		if (!tpstat_sample_line(cur, name))
+			r->down = true;
+	}
+	tpstat_buf_free(&key);
+	if (nr)
+		qsort(b, nr, sizeof(*b), cmp_bucket);
+	/* The 99th of 100 events: ceil(total * 0.99), and at least one. */
+	target = total / 100 * 99 + ((total % 100) * 99 + 99) / 100;
+	for (k = 0; total && k < nr; k++) {
+		below += b[k].delta;
+		if (below >= target) {
+			r->rate = b[k].high;
+			break;
+		}
+	}
+	free(b);
+}
+
+bool tpstat_has_rate(const struct tpstat_meaning *m)
+{
+	return tpstat_is_counter(m) ||
+	       (m->kind == TPSTAT_HIST && m->part == TPSTAT_HIST_P99);
+}
+
 size_t tpstat_rates(const struct tpstat_sample *prev,
 		    const struct tpstat_sample *cur, struct tpstat_rate *r,
 		    double *dt, bool *reset, struct tpstat_buf *down_names)
@@ -175,6 +276,9 @@ size_t tpstat_rates(const struct tpstat_sample *prev,
 		}
 	}
 	means(cur, r);
+	for (i = 0; i < cur->stats.nr; i++)
+		if (cur->m[i].kind == TPSTAT_HIST && cur->m[i].part == TPSTAT_HIST_P99)
+			interval_p99(prev, cur, i, *reset, &r[i]);
 	return down;
 }
 
@@ -225,8 +329,10 @@ void tpstat_format_rate(char *buf, size_t size, const struct tpstat_rate *r)
 		snprintf(buf, size, "-");
 	else if (r->rate == 0)
 		snprintf(buf, size, "0");
-	else if (r->mean && r->unit == TPSTAT_UNIT_NS)
+	else if ((r->mean || r->p99) && r->unit == TPSTAT_UNIT_NS)
 		format_ns(buf, size, r->rate);
+	else if (r->p99)
+		format_scaled(buf, size, r->rate);
 	else if (r->rate < 99.95)
 		snprintf(buf, size, "%.1f", r->rate);
 	else

@@ -284,6 +284,9 @@ bool tpstat_is_counter(const struct tpstat_meaning *m);
 
 /* sample.c: a set's counters at two moments, and their rates. */
 
+/* What watch shows of an interval: counters, and a histogram's p99. */
+bool tpstat_has_rate(const struct tpstat_meaning *m);
+
 struct tpstat_sample {
 	struct tpstat_stats stats;
 	/* What each line is. */
@@ -311,13 +314,16 @@ struct tpstat_rate {
 	bool down;
 	/* A histogram's sum: @rate is its interval's mean, in @unit. */
 	bool mean;
+	/* A histogram's p99: @rate is its interval's, a bucket's bound, in @unit. */
+	bool p99;
 	enum tpstat_unit unit;
 };
 
 /*
  * The rate of each counter of @cur (an array of cur->stats.nr), over @dt
  * seconds; with @reset, the set was reset in between and the rates are
- * over the time since. Returns how many counters went down without a
+ * over the time since. A histogram's sum gets its interval's mean, its p99
+ * line the interval's p99. Returns how many counters went down without a
  * reset, the first three named in @down_names.
  */
 size_t tpstat_rates(const struct tpstat_sample *prev,
@@ -331,7 +337,8 @@ const struct tpstat_line *tpstat_sample_line(const struct tpstat_sample *s,
 /*
  * A rate as watch prints it, in at most six characters: "-" if it went
  * down, one decimal below 100, whole below 100000, then scaled (14.9M); a
- * histogram's mean of nanoseconds as a time (12.5us).
+ * histogram's mean or p99 of nanoseconds as a time (12.5us), a p99 of
+ * anything else whole or scaled.
  */
 void tpstat_format_rate(char *buf, size_t size, const struct tpstat_rate *r);
 

@@ -2,38 +2,60 @@
 /*
  * tpstat watch: a set's counters as rates per second (sample.c), one line
  * per interval under a header repeated as vmstat repeats its own, then the
- * busiest keys of each keyed table. A reset of the set in the interval is
- * said in a line of its own, and a counter that went down without one
- * shows as "-", never as a negative rate.
+ * busiest keys of each keyed table, a line each. A reset of the set in the
+ * interval is said in a line of its own, and a counter that went down
+ * without one shows as "-", never as a negative rate.
  */
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "tpstat.h"
 
 static const char tpstat_watch_usage[] =
-	"usage: tpstat watch [-T] [-i SECONDS] [-n COUNT] [-t KEYS] SET\n"
+	"usage: tpstat watch [-T] [-c COLUMN[,...]] [-i SECONDS] [-n COUNT] [-t KEYS] SET\n"
 	"\n"
 	"Every counter of SET's stats as a rate per second, one line per\n"
 	"interval; columns are grouped by the part of their name before the\n"
 	"last dot, and the header comes again every screenful. Under each line,\n"
-	"each keyed table (call sites, commands, IRQs, CPUs ...) shows its\n"
-	"busiest keys by the rate of its first column. Gauges and histogram\n"
+	"each keyed table (call sites, commands, IRQs, CPUs ...) has a line:\n"
+	"its busiest keys by the rate of its first column (slices by comm,\n"
+	"slices: nginx 900K  postgres 500K (2 of 6)). Gauges and histogram\n"
 	"buckets are left out: tpstat show SET has them; a histogram shows its\n"
-	"events per second and their mean in the interval (avg, a time for\n"
-	"nanoseconds: 12.5us). Rates from 100000 on are scaled: 14.9M is\n"
-	"14,900,000 per second. A set inside another\n"
-	"is named by its path (stack/kmalloc).\n"
+	"events per second, their mean in the interval (avg, a time for\n"
+	"nanoseconds: 12.5us) and their p99 in the interval (the upper bound\n"
+	"of the bucket that holds it, from the buckets' growth). Rates from\n"
+	"100000 on are scaled: 14.9M is 14,900,000 per second. A set inside\n"
+	"another is named by its path (stack/kmalloc).\n"
 	"\n"
+	"Without -c, the columns that fit the terminal's width (132 when not a\n"
+	"terminal): each histogram's count, avg and p99 first, then the set's\n"
+	"own counters, then its tracepoints' hits and dropped; those left out\n"
+	"are named once on stderr.\n"
+	"\n"
+	"  -c, --columns COLUMN[,...]\n"
+	"                          these columns, in this order: names as the\n"
+	"                          header shows them, group.name (runqlat.p99,\n"
+	"                          forks), or globs (runqlat.*, '*' for all)\n"
 	"  -i, --interval SECONDS  time between lines (default 1; 0.01 at least)\n"
 	"  -n, --count COUNT       stop after COUNT lines (default: never)\n"
-	"  -t, --top KEYS          keys per table (default 5; 0: no tables)\n"
+	"  -t, --top KEYS          keys per table's line (default 5; 0: none)\n"
 	"  -T, --timestamp         each line starts with its time of day\n";
 
 struct watch {
 	const char *set;
+	/* The command's name, for a usage error found at the first sample. */
+	const char *cmd;
+	/* -c's names and globs, in the order given; none: the default. */
+	char **want;
+	size_t nr_want;
+	/* The width the default columns fit: the terminal's, else 132. */
+	unsigned int width;
+	/* The default's left-out columns were said, once. */
+	bool said_left_out;
 	unsigned int top;
 	/* -T: a column of the time of day, as vmstat -t and sar have. */
 	bool timestamp;
@@ -57,42 +79,30 @@ static int column_width(const struct tpstat_meaning *m)
  * The header, two lines as vmstat's: each group's name centred in dashes
  * over its columns ("--tpstat_test_fire--"), then the columns' names. A
  * group's last column widens if its name needs more room; @widths gets
- * the width of each line's column.
+ * the width of each of the @nr columns, lines @cols of @s.
  */
-static void layout(const struct tpstat_sample *s, int *widths, struct tpstat_buf *top,
-		   struct tpstat_buf *names)
+static void layout(const struct tpstat_sample *s, const size_t *cols, size_t nr,
+		   int *widths, struct tpstat_buf *top, struct tpstat_buf *names)
 {
 	size_t i, j, end;
 
-	for (i = 0; i < s->stats.nr; i = end) {
-		const struct tpstat_meaning *m = &s->m[i];
-		int span = 0, glen = strlen(m->group), left, k, cols;
+	tpstat_buf_add(top, "", 0);
+	tpstat_buf_add(names, "", 0);
+	for (i = 0; i < nr; i = end) {
+		const struct tpstat_meaning *m = &s->m[cols[i]];
+		int span = 0, glen = strlen(m->group), left, k, n;
 
-		if (m->keyed || !tpstat_is_counter(m)) {
-			end = i + 1;
-			continue;
-		}
-		cols = 0;
-		for (end = i; end < s->stats.nr; end++) {
-			const struct tpstat_meaning *e = &s->m[end];
-
-			if (e->keyed || !tpstat_is_counter(e))
-				continue;
-			if (strcmp(e->group, m->group))
-				break;
-			widths[end] = column_width(e);
+		for (end = i; end < nr && !strcmp(s->m[cols[end]].group, m->group); end++) {
+			widths[end] = column_width(&s->m[cols[end]]);
 			span += widths[end] + 1;
-			cols++;
 		}
+		n = end - i;
 		/* Room for the group's name and a dash either side, shared out. */
 		if (glen && glen + 2 > span - 1) {
 			int more = glen + 2 - (span - 1);
 
-			for (j = i, k = 0; j < end; j++) {
-				if (s->m[j].keyed || !tpstat_is_counter(&s->m[j]))
-					continue;
-				widths[j] += more / cols + (k++ < more % cols);
-			}
+			for (j = i, k = 0; j < end; j++)
+				widths[j] += more / n + (k++ < more % n);
 			span = glen + 3;
 		}
 		left = (span - 1 - glen) / 2;
@@ -105,21 +115,167 @@ static void layout(const struct tpstat_sample *s, int *widths, struct tpstat_buf
 			tpstat_buf_add(top, &c, 1);
 		}
 		for (j = i; j < end; j++)
-			if (!s->m[j].keyed && tpstat_is_counter(&s->m[j]))
-				tpstat_buf_printf(names, " %*s", widths[j], s->m[j].column);
+			tpstat_buf_printf(names, " %*s", widths[j], s->m[cols[j]].column);
 	}
 }
 
+/* A line watch can show as a column: not a table's, and with a rate. */
+static bool watchable(const struct tpstat_meaning *m)
+{
+	return !m->keyed && tpstat_has_rate(m);
+}
+
+/* A column's name, as -c takes it: its group and name, "runqlat.p99". */
+static void column_name(const struct tpstat_meaning *m, struct tpstat_buf *b)
+{
+	b->len = 0;
+	tpstat_buf_printf(b, "%s%s%s", m->group, *m->group ? "." : "", m->column);
+}
+
+/* The width of the line of columns @cols, the time's included. */
+static size_t line_width(const struct watch *w, const struct tpstat_sample *s,
+			 const size_t *cols, size_t nr, int *widths)
+{
+	struct tpstat_buf top = { 0 }, names = { 0 };
+	size_t len;
+
+	layout(s, cols, nr, widths, &top, &names);
+	len = names.len + (w->timestamp ? 8 : 0);
+	tpstat_buf_free(&top);
+	tpstat_buf_free(&names);
+	return len;
+}
+
+/*
+ * -c's columns, in the order its names and globs were given, each once.
+ * Returns the number of columns, or -1 after a usage error when a name
+ * matches none (said at the first sample only: a line may come and go).
+ */
+static ssize_t wanted_columns(struct watch *w, const struct tpstat_sample *s,
+			      size_t *cols, bool first)
+{
+	bool *taken = tpstat_alloc(s->stats.nr + 1);
+	struct tpstat_buf name = { 0 }, all = { 0 };
+	size_t i, p, nr = 0;
+	ssize_t ret;
+
+	for (p = 0; p < w->nr_want; p++) {
+		bool matched = false;
+
+		for (i = 0; i < s->stats.nr; i++) {
+			if (!watchable(&s->m[i]))
+				continue;
+			column_name(&s->m[i], &name);
+			if (fnmatch(w->want[p], name.s, 0))
+				continue;
+			matched = true;
+			if (!taken[i])
+				cols[nr++] = i;
+			taken[i] = true;
+		}
+		if (matched || !first)
+			continue;
+		for (i = 0; i < s->stats.nr; i++) {
+			if (!watchable(&s->m[i]))
+				continue;
+			column_name(&s->m[i], &name);
+			tpstat_buf_printf(&all, "%s%s", all.len ? " " : "", name.s);
+		}
+		tpstat_usage_error(w->cmd, "-c: %s has no column '%s' (its columns: %s)",
+				   w->set, w->want[p], all.s ? all.s : "none");
+		nr = 0;
+		break;
+	}
+	ret = p < w->nr_want ? -1 : (ssize_t)nr;
+	tpstat_buf_free(&name);
+	tpstat_buf_free(&all);
+	free(taken);
+	return ret;
+}
+
+/*
+ * How much a column is worth to the default: each histogram's count, avg
+ * and p99 first, then the set's own counters, then each tracepoint's hits
+ * and dropped (list -v has them too).
+ */
+static int column_rank(const struct tpstat_meaning *m)
+{
+	unsigned int l;
+
+	if (m->kind == TPSTAT_HIST)
+		return 0;
+	for (l = 0; l < m->nr_labels; l++)
+		if (!strcmp(m->labels[l].name, "tracepoint"))
+			return 2;
+	return 1;
+}
+
+/*
+ * The default columns: every one, in the stats file's order, as long as
+ * the line fits w->width; else the most worth keeping that fit, by
+ * column_rank(), a histogram's three together or not at all. Those left
+ * out are named once on stderr.
+ */
+static size_t default_columns(struct watch *w, const struct tpstat_sample *s,
+			      size_t *cols, int *widths)
+{
+	bool *in = tpstat_alloc(s->stats.nr + 1);
+	struct tpstat_buf out = { 0 }, name = { 0 };
+	size_t i, j, nr, left_out = 0;
+	int rank;
+
+	for (rank = 0; rank < 3; rank++) {
+		for (i = 0; i < s->stats.nr; i++) {
+			const struct tpstat_meaning *m = &s->m[i];
+
+			if (!watchable(m) || in[i] || column_rank(m) != rank)
+				continue;
+			/* A histogram's parts, its group, are one. */
+			for (j = i; j < s->stats.nr; j++)
+				in[j] |= watchable(&s->m[j]) && (j == i ||
+					 (m->kind == TPSTAT_HIST &&
+					  s->m[j].kind == TPSTAT_HIST &&
+					  !strcmp(s->m[j].group, m->group)));
+			for (j = 0, nr = 0; j < s->stats.nr; j++)
+				if (in[j])
+					cols[nr++] = j;
+			if (line_width(w, s, cols, nr, widths) <= w->width)
+				continue;
+			for (j = i; j < s->stats.nr; j++) {
+				if (!in[j] || (j != i && (m->kind != TPSTAT_HIST ||
+							  s->m[j].kind != TPSTAT_HIST ||
+							  strcmp(s->m[j].group, m->group))))
+					continue;
+				in[j] = false;
+				column_name(&s->m[j], &name);
+				tpstat_buf_printf(&out, "%s%s", left_out++ ? ", " : "",
+						  name.s);
+			}
+		}
+	}
+	for (j = 0, nr = 0; j < s->stats.nr; j++)
+		if (in[j])
+			cols[nr++] = j;
+	if (left_out && !w->said_left_out) {
+		tpstat_err("watch %s: %zu column%s left out to fit %u characters (-c chooses columns): %s",
+			   w->set, left_out, left_out == 1 ? "" : "s", w->width, out.s);
+		w->said_left_out = true;
+	}
+	tpstat_buf_free(&out);
+	tpstat_buf_free(&name);
+	free(in);
+	return nr;
+}
+
 /* The columns' names in one string, to see them change. */
-static char *column_key(const struct tpstat_sample *s)
+static char *column_key(const struct tpstat_sample *s, const size_t *cols, size_t nr)
 {
 	struct tpstat_buf b = { 0 };
 	size_t i;
 
 	tpstat_buf_add(&b, "", 0);
-	for (i = 0; i < s->stats.nr; i++)
-		if (!s->m[i].keyed && tpstat_is_counter(&s->m[i]))
-			tpstat_buf_printf(&b, "%s\n", s->stats.lines[i].name);
+	for (i = 0; i < nr; i++)
+		tpstat_buf_printf(&b, "%s\n", s->stats.lines[cols[i]].name);
 	return b.s;
 }
 
@@ -184,24 +340,20 @@ static void table_add(struct table *t, const struct tpstat_meaning *m,
 		t->rows[k].order = r->down ? -1 : r->rate;
 }
 
-static int col_width(const char *col)
-{
-	int n = strlen(col);
-
-	return n > 9 ? n : 9;
-}
-
 /*
- * The busiest @top rows of @t that moved; returns how many. A row shows
- * the values of its keys, "-" for one it lacks (an optional part of its
- * name); keys none of the rows shown has are left out.
+ * The busiest @top rows of @t that moved, on one line that fits @width:
+ * "by comm, slices: nginx 900K  postgres 500K (2 of 6)", each row its keys
+ * joined by '/' and the rate of the table's first column, which orders
+ * them. A key a row lacks (an optional part of its name) is "-"; keys
+ * none of the rows shown has are left out. Returns how many rows.
  */
-static size_t table_print(struct table *t, unsigned int top)
+static size_t table_print(struct table *t, unsigned int top, unsigned int width)
 {
 	bool used[TPSTAT_LABELS_MAX] = { false };
-	size_t i, j, busy = 0, shown = 0;
+	struct tpstat_buf line = { 0 }, entry = { 0 };
+	size_t i, busy = 0, shown = 0;
 	unsigned int l;
-	char buf[32];
+	char buf[32], tail[64];
 
 	qsort(t->rows, t->nr_rows, sizeof(*t->rows), cmp_row);
 	for (i = 0; i < t->nr_rows; i++) {
@@ -213,40 +365,41 @@ static size_t table_print(struct table *t, unsigned int top)
 	}
 	if (!busy)
 		return 0;
-	/* "row by comm": the table's name, with the keys shown. */
-	printf("  %.*s by", (int)strcspn(t->first->table, " "), t->first->table);
-	for (l = 0; l < t->first->nr_labels; l++)
+	/* "slices by comm, slices:": the table's name, its keys, its column. */
+	tpstat_buf_printf(&line, "  %.*s by", (int)strcspn(t->first->table, " "),
+			  t->first->table);
+	for (l = 0, i = 0; l < t->first->nr_labels; l++)
 		if (used[l])
-			printf(" %s", t->first->labels[l].name);
-	printf(": the busiest %zu of %zu keys\n  ", busy < top ? busy : top,
-	       t->nr_rows);
-	for (j = 0; j < t->nr_cols; j++)
-		printf(" %*s", col_width(t->cols[j]), t->cols[j]);
-	printf(" ");
-	for (l = 0; l < t->first->nr_labels; l++)
-		if (used[l])
-			printf(" %s", t->first->labels[l].name);
-	printf("\n");
+			tpstat_buf_printf(&line, "%s%s", i++ ? "/" : " ",
+					  t->first->labels[l].name);
+	tpstat_buf_printf(&line, ", %s:", t->cols[0]);
 	for (i = 0; i < t->nr_rows && shown < top; i++) {
 		const struct tpstat_meaning *m = t->rows[i].m;
-		const char *sep = "  ";
+		const char *sep = shown ? "  " : " ";
 
 		if (!t->rows[i].busy)
 			continue;
-		printf("  ");
-		for (j = 0; j < t->nr_cols; j++) {
-			tpstat_format_rate(buf, sizeof(buf), &t->rows[i].rates[j]);
-			printf(" %*s", col_width(t->cols[j]), buf);
-		}
+		entry.len = 0;
+		tpstat_buf_add(&entry, sep, strlen(sep));
 		for (l = 0; l < m->nr_labels; l++) {
 			if (!used[l])
 				continue;
-			printf("%s%s", sep, m->labels[l].value ? m->labels[l].value : "-");
-			sep = " ";
+			tpstat_buf_printf(&entry, "%s%s", sep ? "" : "/",
+					  m->labels[l].value ? m->labels[l].value : "-");
+			sep = NULL;
 		}
-		printf("\n");
+		tpstat_format_rate(buf, sizeof(buf), &t->rows[i].rates[0]);
+		tpstat_buf_printf(&entry, " %s", buf);
+		snprintf(tail, sizeof(tail), " (%zu of %zu)", shown + 1, t->nr_rows);
+		/* The first row always; the others while the line fits. */
+		if (shown && line.len + entry.len + strlen(tail) > width)
+			break;
+		tpstat_buf_add(&line, entry.s, entry.len);
 		shown++;
 	}
+	printf("%s (%zu of %zu)\n", line.s, shown, t->nr_rows);
+	tpstat_buf_free(&line);
+	tpstat_buf_free(&entry);
 	return shown;
 }
 
@@ -260,16 +413,16 @@ static size_t print_tables(const struct watch *w, const struct tpstat_sample *s,
 	for (t = 0; t < s->stats.nr; t++) {
 		struct table table = { .first = &s->m[t] };
 
-		if (done[t] || !s->m[t].keyed || !tpstat_is_counter(&s->m[t]))
+		if (done[t] || !s->m[t].keyed || !tpstat_has_rate(&s->m[t]))
 			continue;
 		for (i = t; i < s->stats.nr; i++) {
-			if (!s->m[i].keyed || !tpstat_is_counter(&s->m[i]) ||
+			if (!s->m[i].keyed || !tpstat_has_rate(&s->m[i]) ||
 			    strcmp(s->m[i].table, s->m[t].table))
 				continue;
 			done[i] = true;
 			table_add(&table, &s->m[i], &r[i]);
 		}
-		printed += table_print(&table, w->top);
+		printed += table_print(&table, w->top, w->width);
 		for (i = 0; i < table.nr_rows; i++)
 			free(table.rows[i].rates);
 		free(table.rows);
@@ -291,26 +444,34 @@ static void print_time_of_day(void)
 	printf("%8s", buf);
 }
 
-/* One interval: @cur against @prev. */
-static void print_interval(struct watch *w, const struct tpstat_sample *prev,
-			   const struct tpstat_sample *cur)
+/* One interval: @cur against @prev. Returns -1 after a usage error. */
+static int print_interval(struct watch *w, const struct tpstat_sample *prev,
+			  const struct tpstat_sample *cur, bool first)
 {
 	struct tpstat_rate *r = tpstat_alloc((cur->stats.nr + 1) * sizeof(*r));
 	int *widths = tpstat_alloc((cur->stats.nr + 1) * sizeof(*widths));
+	size_t *cols = tpstat_alloc((cur->stats.nr + 1) * sizeof(*cols));
 	struct tpstat_buf top = { 0 }, names = { 0 }, down_names = { 0 };
 	char *columns, buf[32];
+	ssize_t nr;
 	bool reset;
 	double dt;
 	size_t i, down;
 
 	down = tpstat_rates(prev, cur, r, &dt, &reset, &down_names);
-	layout(cur, widths, &top, &names);
+	if (w->nr_want)
+		nr = wanted_columns(w, cur, cols, first);
+	else
+		nr = default_columns(w, cur, cols, widths);
+	if (nr < 0)
+		goto out;
+	layout(cur, cols, nr, widths, &top, &names);
 	/* The columns of no group leave blanks at the end of the first line. */
 	while (top.len && top.s[top.len - 1] == ' ')
 		top.s[--top.len] = '\0';
-	columns = column_key(cur);
+	columns = column_key(cur, cols, nr);
 	if (!w->columns || strcmp(columns, w->columns) || w->lines >= w->height) {
-		if (names.s)
+		if (nr)
 			printf("%s%s\n%s%s\n", w->timestamp ? "        " : "", top.s,
 			       w->timestamp ? "    time" : "", names.s);
 		else
@@ -322,10 +483,8 @@ static void print_interval(struct watch *w, const struct tpstat_sample *prev,
 
 	if (w->timestamp)
 		print_time_of_day();
-	for (i = 0; i < cur->stats.nr; i++) {
-		if (cur->m[i].keyed || !tpstat_is_counter(&cur->m[i]))
-			continue;
-		tpstat_format_rate(buf, sizeof(buf), &r[i]);
+	for (i = 0; i < (size_t)nr; i++) {
+		tpstat_format_rate(buf, sizeof(buf), &r[cols[i]]);
 		printf(" %*s", widths[i], buf);
 	}
 	printf("\n");
@@ -345,22 +504,53 @@ static void print_interval(struct watch *w, const struct tpstat_sample *prev,
 	}
 	if (w->top && print_tables(w, cur, r))
 		w->lines = w->height;
+out:
+	free(cols);
 	free(widths);
 	free(r);
 	tpstat_buf_free(&top);
 	tpstat_buf_free(&names);
 	tpstat_buf_free(&down_names);
+	return nr < 0 ? -1 : 0;
 }
 
-/* Lines between headers: a screenful on a terminal, as vmstat does. */
-static unsigned int screen_height(void)
+/*
+ * Lines between headers: a screenful on a terminal, as vmstat does; and
+ * the width the default columns fit: the terminal's, else 132, a wide
+ * terminal's and a printer's.
+ */
+static void screen_size(unsigned int *height, unsigned int *width)
 {
 	struct winsize ws;
 
-	if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) &&
-	    ws.ws_row > 8)
-		return ws.ws_row - 3;
-	return 20;
+	*height = 20;
+	*width = 132;
+	if (!isatty(STDOUT_FILENO) || ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws))
+		return;
+	if (ws.ws_row > 8)
+		*height = ws.ws_row - 3;
+	if (ws.ws_col > 20)
+		*width = ws.ws_col;
+}
+
+/* -c's list: names and globs separated by commas, none empty. */
+static int parse_columns(struct watch *w, const char *cmd, const char *arg)
+{
+	const char *p = arg;
+
+	for (;;) {
+		size_t n = strcspn(p, ",");
+
+		if (!n)
+			return tpstat_usage_error(cmd,
+						  "-c takes column names separated by commas, not '%s'",
+						  arg);
+		w->want = tpstat_realloc(w->want, (w->nr_want + 1) * sizeof(*w->want));
+		w->want[w->nr_want++] = tpstat_strndup(p, n);
+		if (!p[n])
+			return 0;
+		p += n + 1;
+	}
 }
 
 int tpstat_watch(int argc, char **argv)
@@ -371,54 +561,63 @@ int tpstat_watch(int argc, char **argv)
 		{ "count", required_argument, NULL, 'n' },
 		{ "top", required_argument, NULL, 't' },
 		{ "timestamp", no_argument, NULL, 'T' },
+		{ "columns", required_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct watch w = { .top = 5 };
+	struct watch w = { .top = 5, .cmd = argv[0] };
 	double interval = 1, count = 0, top;
 	struct tpstat_sample prev, cur;
 	struct timespec next;
 	unsigned long long n;
 	int c, ret = 0;
 
-	while ((c = tpstat_getopt(argc, argv, tpstat_watch_usage, ":hi:n:t:T",
+	while ((c = tpstat_getopt(argc, argv, tpstat_watch_usage, ":hc:i:n:t:T",
 				  longopts)) != -1) {
 		switch (c) {
+		case 'c':
+			ret = parse_columns(&w, argv[0], optarg);
+			break;
 		case 'i':
-			if (tpstat_parse_interval(argv[0], optarg, &interval))
-				return TPSTAT_EXIT_USAGE;
+			ret = tpstat_parse_interval(argv[0], optarg, &interval);
 			break;
 		case 'n':
 			if (!tpstat_parse_number(optarg, &count) || count < 1 ||
 			    count > 1e15 || count != (unsigned long long)count)
-				return tpstat_usage_error(argv[0],
-							  "-n takes a count of 1 or more, not '%s'",
-							  optarg);
+				ret = tpstat_usage_error(argv[0],
+							 "-n takes a count of 1 or more, not '%s'",
+							 optarg);
 			break;
 		case 't':
 			if (!tpstat_parse_number(optarg, &top) || top < 0 || top > 1000000 ||
 			    top != (unsigned int)top)
-				return tpstat_usage_error(argv[0],
-							  "-t takes a number of keys, not '%s'",
-							  optarg);
+				ret = tpstat_usage_error(argv[0],
+							 "-t takes a number of keys, not '%s'",
+							 optarg);
 			w.top = top;
 			break;
 		case 'T':
 			w.timestamp = true;
 			break;
 		}
+		if (ret)
+			goto out;
 	}
-	if (argc - optind != 1)
-		return tpstat_usage_error(argv[0], "takes one set");
+	if (argc - optind != 1) {
+		ret = tpstat_usage_error(argv[0], "takes one set");
+		goto out;
+	}
 	w.set = argv[optind];
+	ret = 1;
 	if (tpstat_check_root())
-		return 1;
+		goto out;
 	if (!tpstat_set_exists(w.set)) {
 		tpstat_err("no set '%s' is loaded (tpstat list names them)", w.set);
-		return 1;
+		goto out;
 	}
-	w.height = screen_height();
+	screen_size(&w.height, &w.width);
 	if (tpstat_sample(w.set, &prev, &w.warned))
-		return 1;
+		goto out;
+	ret = 0;
 	next = prev.t;
 	for (n = 0; !count || n < count; n++) {
 		tpstat_sleep_until(&next, interval);
@@ -426,7 +625,11 @@ int tpstat_watch(int argc, char **argv)
 			ret = 1;
 			break;
 		}
-		print_interval(&w, &prev, &cur);
+		if (print_interval(&w, &prev, &cur, !n)) {
+			ret = TPSTAT_EXIT_USAGE;
+			tpstat_free_sample(&cur);
+			break;
+		}
 		tpstat_free_sample(&prev);
 		prev = cur;
 		/* Each interval is seen as it ends; a reader gone ends the watch. */
@@ -434,6 +637,10 @@ int tpstat_watch(int argc, char **argv)
 			break;
 	}
 	tpstat_free_sample(&prev);
+out:
+	for (n = 0; n < w.nr_want; n++)
+		free(w.want[n]);
+	free(w.want);
 	free(w.columns);
 	return ret;
 }
