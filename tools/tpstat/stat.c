@@ -19,7 +19,6 @@
  * clean-up, so no signal leaves the instance behind; tpstat then dies of
  * the request, as a shell wants of a command it asked to stop.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -32,8 +31,8 @@
 #include "tpstat.h"
 
 static const char tpstat_stat_usage[] =
-	"usage: tpstat stat [-e TRACEPOINT[,...]]... [-i SECONDS | -I MS] [-A] [-x SEP]\n"
-	"                   [-o FILE] [--] CMD [ARG]...\n"
+	"usage: tpstat stat [-e EVENT[,...]]... [-i SECONDS | -I MS] [-A]\n"
+	"                   [-x SEP] [-o FILE] [--] CMD [ARG]...\n"
 	"\n"
 	"Runs CMD and counts the events of its process tree alone (CMD and every\n"
 	"task it forks from then on) in a private instance of tpstat_count,\n"
@@ -41,14 +40,20 @@ static const char tpstat_stat_usage[] =
 	"tracepoint's count and its rate per second over CMD's run; removes the\n"
 	"instance, and exits with CMD's status (128+N if signal N killed it).\n"
 	"CMD not found: 127; found but not run: 126; tpstat's own error: 1;\n"
-	"used wrongly (an unknown option, a bad value): 2, before CMD is run.\n"
+	"used wrongly (an unknown option, a bad value): 2, before CMD is run;\n"
+	"an event the kernel lacks, or a glob it has none of: 1, CMD not run.\n"
 	"SIGINT, SIGTERM and SIGHUP go on to CMD: once it has exited the counts\n"
 	"are printed, the instance removed, and tpstat dies of the signal.\n"
 	"\n"
-	"  -e, --events TP,...     the tracepoints to count (default: sched_switch,\n"
+	"  -e, --events EVENT,...  the tracepoints to count (default: sched_switch,\n"
 	"                          sched_process_fork, sched_process_exec,\n"
 	"                          page_fault_user, kmalloc, net_dev_xmit,\n"
-	"                          netif_receive_skb, less those this kernel lacks)\n"
+	"                          netif_receive_skb, less those this kernel lacks);\n"
+	"                          an EVENT is NAME or SUBSYSTEM:NAME, as perf and\n"
+	"                          bpftrace name them (sched:sched_switch), or a\n"
+	"                          glob of either ('sched:*', 'kmem:k*', 'sched_*'),\n"
+	"                          which counts every tracepoint of the running\n"
+	"                          kernel it matches (tpstat list --available)\n"
 	"  -i, --interval SECONDS  each interval's counts too, as CMD runs\n"
 	"  -I, --interval-ms MS    the same in milliseconds, as perf stat's -I\n"
 	"  -A, --per-cpu           a column per CPU\n"
@@ -71,10 +76,11 @@ static const int stat_stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
 #define STAT_LISTS_MAX	32
 /* Names tried for the instance: stat_<pid>, then stat_<pid>_1 ... */
 #define STAT_NAMES	16
-#define STAT_NAME_MAX	127
 
 struct stat_event {
 	char *name;
+	/* As printed: subsystem:name when it is known, else the name. */
+	char *label;
 	/* Named by -e: absent from this kernel is an error, not left out. */
 	bool asked;
 	/* Attached, so counted; an absent default is not. */
@@ -113,19 +119,6 @@ struct stat_run {
 	unsigned int warned;
 };
 
-/* A tracepoint's name: a C identifier, as the control file takes. */
-static bool stat_name_valid(const char *s, size_t n)
-{
-	size_t i;
-
-	if (!n || n > STAT_NAME_MAX || isdigit((unsigned char)*s))
-		return false;
-	for (i = 0; i < n; i++)
-		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
-			return false;
-	return true;
-}
-
 static bool stat_has_event(const struct stat_run *r, const char *name, size_t n)
 {
 	size_t i;
@@ -136,47 +129,150 @@ static bool stat_has_event(const struct stat_run *r, const char *name, size_t n)
 	return false;
 }
 
-static void stat_add_event(struct stat_run *r, const char *name, size_t n,
-			   bool asked)
+static void stat_add_event(struct stat_run *r, const char *subsys,
+			   const char *name, size_t n, bool asked)
 {
+	struct tpstat_buf label = { 0 };
+	struct stat_event *e;
+
 	r->events = tpstat_realloc(r->events, (r->nr_events + 1) * sizeof(*r->events));
-	r->events[r->nr_events].name = tpstat_strndup(name, n);
-	r->events[r->nr_events].asked = asked;
-	r->events[r->nr_events++].counted = true;
+	e = &r->events[r->nr_events++];
+	e->name = tpstat_strndup(name, n);
+	tpstat_buf_printf(&label, "%s%s%.*s", subsys ? subsys : "", subsys ? ":" : "",
+			  (int)n, name);
+	e->label = label.s;
+	e->asked = asked;
+	e->counted = true;
 }
 
-/* -e's lists: names separated by commas, each once. */
-static int stat_parse_events(struct stat_run *r, const char *cmd,
-			     const char *const *lists, size_t nr)
+/* The name part of an event, after its subsystem if it has one. */
+static const char *stat_event_name(const char *s, size_t *n)
 {
-	const char *p, *comma;
+	const char *colon = memchr(s, ':', *n);
+
+	if (!colon)
+		return s;
+	*n -= colon + 1 - s;
+	return colon + 1;
+}
+
+/*
+ * -e's lists as written: events separated by commas, each well-formed, and
+ * no tracepoint named twice (a glob may match one named already).
+ */
+static int stat_check_events(const char *cmd, const char *const *lists, size_t nr)
+{
+	/* The names so far, each between commas: ",sched_switch,kmalloc,". */
+	struct tpstat_buf seen = { 0 }, key = { 0 };
+	const char *p, *comma, *name;
+	int ret = 0;
 	size_t i, n;
 
-	for (i = 0; i < nr; i++) {
-		for (p = lists[i];; p = comma + 1) {
+	tpstat_buf_add(&seen, ",", 1);
+	for (i = 0; !ret && i < nr; i++) {
+		for (p = lists[i]; !ret; p = comma + 1) {
 			comma = strchrnul(p, ',');
 			n = comma - p;
-			if (!stat_name_valid(p, n))
-				return tpstat_usage_error(cmd,
-							  "-e takes tracepoint names separated by commas, not '%s'",
-							  lists[i]);
-			if (stat_has_event(r, p, n))
-				return tpstat_usage_error(cmd, "-e names %.*s twice",
-							  (int)n, p);
-			stat_add_event(r, p, n, true);
+			if (!tpstat_event_valid(p, n)) {
+				ret = tpstat_usage_error(cmd,
+							 "-e takes tracepoints as [SUBSYSTEM:]NAME or globs of them, separated by commas, not '%s'",
+							 lists[i]);
+				break;
+			}
+			if (!tpstat_event_is_glob(p, n)) {
+				name = stat_event_name(p, &n);
+				key.len = 0;
+				tpstat_buf_printf(&key, ",%.*s,", (int)n, name);
+				if (strstr(seen.s, key.s))
+					ret = tpstat_usage_error(cmd, "-e names %.*s twice",
+								 (int)n, name);
+				tpstat_buf_add(&seen, key.s + 1, key.len - 1);
+			}
 			if (!*comma)
 				break;
 		}
 	}
-	return 0;
+	tpstat_buf_free(&seen);
+	tpstat_buf_free(&key);
+	return ret;
+}
+
+/*
+ * The events of one item of -e's lists: a plain name as it is (the count
+ * set says whether the kernel has it); subsystem:name if tracefs has it (or
+ * by its name alone when only kallsyms is known); a glob's matches, in the
+ * order of the kernel's list. 0, or 1 after saying what the kernel lacks.
+ */
+static int stat_expand(struct stat_run *r, const char *p, size_t n,
+		       struct tpstat_tracepoints *t, bool *read)
+{
+	char spec[2 * TPSTAT_EVENT_MAX + 2];
+	const struct tpstat_tracepoint *tp;
+	const char *name;
+	size_t i, matched = 0, len = n;
+
+	name = stat_event_name(p, &len);
+	if (name == p && !tpstat_event_is_glob(p, n)) {
+		stat_add_event(r, NULL, p, n, true);
+		return 0;
+	}
+	if (!*read && tpstat_read_tracepoints(t))
+		return 1;
+	*read = true;
+	snprintf(spec, sizeof(spec), "%.*s", (int)n, p);
+	if (!tpstat_event_is_glob(p, n) && !t->has_subsys) {
+		stat_add_event(r, NULL, name, len, true);
+		return 0;
+	}
+	for (i = 0; i < t->nr; i++) {
+		tp = &t->tp[i];
+		if (!tpstat_event_match(tp, spec))
+			continue;
+		matched++;
+		if (!stat_has_event(r, tp->name, strlen(tp->name)))
+			stat_add_event(r, tp->subsys, tp->name, strlen(tp->name), true);
+	}
+	if (matched)
+		return 0;
+	if (tpstat_event_is_glob(p, n))
+		tpstat_err("-e %s: no tracepoint of this kernel or its loaded modules matches it%s (tpstat list --available lists them)",
+			   spec, tpstat_event_hint(t, spec));
+	else
+		tpstat_err("no tracepoint %s in this kernel or its loaded modules (tpstat list --available lists them)",
+			   spec);
+	return 1;
+}
+
+/* -e's lists, checked already, as events: 0, or 1 after saying why not. */
+static int stat_parse_events(struct stat_run *r, const char *const *lists, size_t nr)
+{
+	struct tpstat_tracepoints t;
+	const char *p, *comma;
+	bool read = false;
+	int err = 0;
+	size_t i;
+
+	for (i = 0; !err && i < nr; i++) {
+		for (p = lists[i]; !err; p = comma + 1) {
+			comma = strchrnul(p, ',');
+			err = stat_expand(r, p, comma - p, &t, &read);
+			if (!*comma)
+				break;
+		}
+	}
+	if (read)
+		tpstat_free_tracepoints(&t);
+	return err;
 }
 
 static void stat_free(struct stat_run *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->nr_events; i++)
+	for (i = 0; i < r->nr_events; i++) {
 		free(r->events[i].name);
+		free(r->events[i].label);
+	}
 	free(r->events);
 	free(r->header_cpus);
 	if (r->ticking)
@@ -280,44 +376,70 @@ static const char *stat_state(const struct stat_run *r,
 }
 
 /*
+ * Why an asked tracepoint is not counted, as a clause: its probe waits for
+ * a module that has it, or the kernel refused it.
+ */
+static void stat_not_counted(struct tpstat_buf *why, const char *state)
+{
+	if (!strcmp(state, "waiting"))
+		tpstat_buf_printf(why, "not in this kernel or its loaded modules");
+	else
+		tpstat_buf_printf(why, "its probe is %s, not attached%s", state,
+				  strcmp(state, "failed") ? "" : ": the kernel log says why");
+}
+
+/*
  * The instance's tracepoints. The control file takes any well-formed name
  * and waits for a module to provide it: a probe not attached now is a
- * tracepoint this kernel lacks, an error if asked for, else left out.
+ * tracepoint this kernel lacks (or one it refused), left out if it was a
+ * default; those asked for are an error, all of them said in one line.
  */
 static int stat_count_events(struct stat_run *r)
 {
+	struct tpstat_buf line = { 0 }, why = { 0 };
 	struct tpstat_probes probes;
-	struct tpstat_buf line = { 0 };
+	const struct stat_event *e, *bad = NULL;
+	size_t i, nr_bad = 0;
 	const char *state;
 	int err = 0;
-	size_t i;
 
 	for (i = 0; !err && i < r->nr_events; i++)
 		err = stat_write(r, "control", r->events[i].name);
 	if (err || tpstat_read_probes(&probes))
 		return -1;
 	for (i = 0; !err && i < r->nr_events; i++) {
-		state = stat_state(r, &probes, r->events[i].name);
+		e = &r->events[i];
+		state = stat_state(r, &probes, e->name);
 		if (!strcmp(state, "attached"))
 			continue;
-		if (r->events[i].asked && !strcmp(state, "waiting")) {
-			tpstat_err("no tracepoint %s in this kernel or its loaded modules",
-				   r->events[i].name);
-			err = -1;
-		} else if (r->events[i].asked) {
-			tpstat_err("%s: its probe is %s, not attached%s", r->events[i].name,
-				   state, strcmp(state, "failed") ? "" :
-				   ": the kernel log says why");
-			err = -1;
-		} else {
-			tpstat_buf_printf(&line, "!%s", r->events[i].name);
-			err = stat_write(r, "control", line.s);
-			tpstat_buf_free(&line);
-			r->events[i].counted = false;
+		if (e->asked) {
+			bad = e;
+			tpstat_buf_printf(&why, "%s%s (", nr_bad++ ? "; " : "", e->label);
+			stat_not_counted(&why, state);
+			tpstat_buf_add(&why, ")", 1);
+			continue;
 		}
+		tpstat_buf_printf(&line, "!%s", e->name);
+		err = stat_write(r, "control", line.s);
+		tpstat_buf_free(&line);
+		r->events[i].counted = false;
 	}
+	if (!err && nr_bad == 1) {
+		e = bad;
+		state = stat_state(r, &probes, e->name);
+		if (!strcmp(state, "waiting"))
+			tpstat_err("no tracepoint %s in this kernel or its loaded modules",
+				   e->label);
+		else
+			tpstat_err("%s: its probe is %s, not attached%s", e->label, state,
+				   strcmp(state, "failed") ? "" : ": the kernel log says why");
+	} else if (!err && nr_bad) {
+		tpstat_err("%zu of the tracepoints asked for cannot be counted: %s", nr_bad,
+			   why.s);
+	}
+	tpstat_buf_free(&why);
 	tpstat_free_probes(&probes);
-	return err;
+	return err || nr_bad ? -1 : 0;
 }
 
 /* Arms the interval timer, or with 0 disarms it. */
@@ -524,7 +646,7 @@ static void stat_rate(char *buf, size_t size, double rate)
  */
 static void stat_fields(const struct stat_run *r, const struct tpstat_sample *prev,
 			const struct tpstat_sample *cur, double dt, const int *cpus,
-			size_t nr_cpus, const double *at, const char *event)
+			size_t nr_cpus, const double *at, const struct stat_event *e)
 {
 	unsigned long long n;
 	size_t c;
@@ -532,13 +654,13 @@ static void stat_fields(const struct stat_run *r, const struct tpstat_sample *pr
 	for (c = 0; c < (nr_cpus ? nr_cpus : 1); c++) {
 		int cpu = nr_cpus ? cpus[c] : -1;
 
-		n = stat_value(cur, event, cpu) - stat_value(prev, event, cpu);
+		n = stat_value(cur, e->name, cpu) - stat_value(prev, e->name, cpu);
 		if (at)
 			fprintf(r->out, "%.3f%s", *at, r->sep);
 		if (nr_cpus)
 			fprintf(r->out, "cpu%d%s", cpu, r->sep);
 		fprintf(r->out, "%llu%s%.3f%s%s\n", n, r->sep, dt > 0 ? n / dt : 0,
-			r->sep, event);
+			r->sep, e->label);
 	}
 }
 
@@ -561,7 +683,7 @@ static void stat_rows(const struct stat_run *r, const struct tpstat_sample *prev
 			continue;
 		event = r->events[i].name;
 		if (r->sep) {
-			stat_fields(r, prev, cur, dt, cpus, nr_cpus, at, event);
+			stat_fields(r, prev, cur, dt, cpus, nr_cpus, at, &r->events[i]);
 			continue;
 		}
 		n = stat_value(cur, event, -1) - stat_value(prev, event, -1);
@@ -575,7 +697,7 @@ static void stat_rows(const struct stat_run *r, const struct tpstat_sample *prev
 				       stat_value(prev, event, cpus[c]));
 			fprintf(r->out, " %*s", STAT_CPU_WIDTH, cpu);
 		}
-		fprintf(r->out, "  %s\n", event);
+		fprintf(r->out, "  %s\n", r->events[i].label);
 	}
 }
 
@@ -768,9 +890,9 @@ int tpstat_stat(int argc, char **argv)
 	if (optind >= argc)
 		return tpstat_usage_error(argv[0], "needs a command to run");
 	r.cmd = argv + optind;
-	ret = stat_parse_events(&r, argv[0], lists, nr_lists);
+	ret = stat_check_events(argv[0], lists, nr_lists);
 	for (i = 0; !nr_lists && i < ARRAY_SIZE(stat_defaults); i++)
-		stat_add_event(&r, stat_defaults[i], strlen(stat_defaults[i]), false);
+		stat_add_event(&r, NULL, stat_defaults[i], strlen(stat_defaults[i]), false);
 	if (!ret && tpstat_check_root())
 		ret = 1;
 	if (!ret && !tpstat_exists("count/instances")) {
@@ -778,6 +900,8 @@ int tpstat_stat(int argc, char **argv)
 			   tpstat_debugfs());
 		ret = 1;
 	}
+	if (!ret)
+		ret = stat_parse_events(&r, lists, nr_lists);
 	if (!ret && output) {
 		/* Close-on-exec: CMD is not to hold it. */
 		r.out = fopen(output, "we");
