@@ -32,7 +32,7 @@
 
 static const char tpstat_stat_usage[] =
 	"usage: tpstat stat [-e EVENT[,...]]... [-i SECONDS | -I MS] [-A]\n"
-	"                   [-x SEP] [-o FILE] [--] CMD [ARG]...\n"
+	"                   [-x SEP | -j] [-o FILE] [--] CMD [ARG]...\n"
 	"\n"
 	"Runs CMD and counts the events of its process tree alone (CMD and every\n"
 	"task it forks from then on) in a private instance of tpstat_count,\n"
@@ -61,6 +61,9 @@ static const char tpstat_stat_usage[] =
 	"                          lines of fields for a program, as perf stat -x:\n"
 	"                          [TIME SEP] [cpuN SEP] COUNT SEP RATE SEP TRACEPOINT,\n"
 	"                          with -A a line per CPU; no title, header or time\n"
+	"  -j, --json              a JSON object per line, as perf stat -j: with -i\n"
+	"                          \"time\", with -A \"cpu\" (a line per CPU), then\n"
+	"                          \"event\", \"count\" and \"rate\" (per second)\n"
 	"  -o, --output FILE       the counts into FILE, not stderr\n";
 
 /* Counted without -e; those this kernel lacks are left out. */
@@ -95,9 +98,10 @@ struct stat_run {
 	size_t nr_events;
 	bool per_cpu;
 	double interval;
-	/* Where the counts go (stderr, or -o's file), and -x's separator. */
+	/* Where the counts go (stderr, or -o's file), -x's separator, -j. */
 	FILE *out;
 	const char *sep;
+	bool json;
 	char **cmd;
 	pid_t child;
 	/* The signals waited for; the mask and SIGCHLD's action before. */
@@ -616,7 +620,7 @@ static void stat_header(const struct stat_run *r, const int *cpus, size_t nr_cpu
 	char title[16];
 	size_t c;
 
-	if (r->sep)
+	if (r->sep || r->json)
 		return;
 	if (interval)
 		fprintf(r->out, "%10s", "time");
@@ -665,6 +669,35 @@ static void stat_fields(const struct stat_run *r, const struct tpstat_sample *pr
 }
 
 /*
+ * -j: an object per event on a line of its own, as perf stat -j prints:
+ * with -i its "time", with -A a line per CPU, its "cpu"; then "event",
+ * "count" and "rate" (per second).
+ */
+static void stat_json(const struct stat_run *r, const struct tpstat_sample *prev,
+		      const struct tpstat_sample *cur, double dt, const int *cpus,
+		      size_t nr_cpus, const double *at, const struct stat_event *e)
+{
+	struct tpstat_buf label = { 0 };
+	unsigned long long n;
+	size_t c;
+
+	tpstat_escape(&label, e->label, TPSTAT_ESCAPE_JSON);
+	for (c = 0; c < (nr_cpus ? nr_cpus : 1); c++) {
+		int cpu = nr_cpus ? cpus[c] : -1;
+
+		n = stat_value(cur, e->name, cpu) - stat_value(prev, e->name, cpu);
+		fputc('{', r->out);
+		if (at)
+			fprintf(r->out, "\"time\": %.3f, ", *at);
+		if (nr_cpus)
+			fprintf(r->out, "\"cpu\": %d, ", cpu);
+		fprintf(r->out, "\"event\": \"%s\", \"count\": %llu, \"rate\": %.3f}\n",
+			label.s, n, dt > 0 ? n / dt : 0);
+	}
+	tpstat_buf_free(&label);
+}
+
+/*
  * A line per counted event: its count in @cur, less @prev's for an
  * interval; its rate over @dt seconds; with -A, each CPU's. An interval's
  * lines start with @at, its end in seconds since CMD started.
@@ -684,6 +717,10 @@ static void stat_rows(const struct stat_run *r, const struct tpstat_sample *prev
 		event = r->events[i].name;
 		if (r->sep) {
 			stat_fields(r, prev, cur, dt, cpus, nr_cpus, at, &r->events[i]);
+			continue;
+		}
+		if (r->json) {
+			stat_json(r, prev, cur, dt, cpus, nr_cpus, at, &r->events[i]);
 			continue;
 		}
 		n = stat_value(cur, event, -1) - stat_value(prev, event, -1);
@@ -772,7 +809,7 @@ static int stat_report(const struct stat_run *r, int status)
 		return -1;
 	for (i = 0; r->cmd[i]; i++)
 		tpstat_buf_printf(&cmd, "%s%s", i ? " " : "", r->cmd[i]);
-	if (!r->sep) {
+	if (!r->sep && !r->json) {
 		fprintf(r->out, "\n tpstat stat of '%s'", cmd.s);
 		if (WIFSIGNALED(status))
 			fprintf(r->out, ", killed by signal %d (%s)", WTERMSIG(status),
@@ -783,7 +820,7 @@ static int stat_report(const struct stat_run *r, int status)
 		nr = stat_cpus(r, &s, &cpus);
 	stat_header(r, cpus, nr, false);
 	stat_rows(r, NULL, &s, elapsed, cpus, nr, NULL);
-	if (!r->sep)
+	if (!r->sep && !r->json)
 		fprintf(r->out, "\n%14.6f seconds elapsed\n\n", elapsed);
 	free(cpus);
 	tpstat_buf_free(&cmd);
@@ -841,6 +878,7 @@ int tpstat_stat(int argc, char **argv)
 		{ "per-cpu", no_argument, NULL, 'A' },
 		{ "field-separator", required_argument, NULL, 'x' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* Not parsed until the options are, which may exit: nothing to free then. */
@@ -851,7 +889,7 @@ int tpstat_stat(int argc, char **argv)
 	int c, ret;
 
 	/* "+": the options end at CMD, whose own options are its. */
-	while ((c = tpstat_getopt(argc, argv, tpstat_stat_usage, "+:hAe:i:I:o:x:",
+	while ((c = tpstat_getopt(argc, argv, tpstat_stat_usage, "+:hAje:i:I:o:x:",
 				  longopts)) != -1) {
 		switch (c) {
 		case 'A':
@@ -875,6 +913,9 @@ int tpstat_stat(int argc, char **argv)
 							  optarg);
 			r.interval = ms / 1000;
 			break;
+		case 'j':
+			r.json = true;
+			break;
 		case 'o':
 			output = optarg;
 			break;
@@ -890,6 +931,8 @@ int tpstat_stat(int argc, char **argv)
 	if (optind >= argc)
 		return tpstat_usage_error(argv[0], "needs a command to run");
 	r.cmd = argv + optind;
+	if (r.sep && r.json)
+		return tpstat_usage_error(argv[0], "takes one of -x and -j");
 	ret = stat_check_events(argv[0], lists, nr_lists);
 	for (i = 0; !nr_lists && i < ARRAY_SIZE(stat_defaults); i++)
 		stat_add_event(&r, NULL, stat_defaults[i], strlen(stat_defaults[i]), false);
