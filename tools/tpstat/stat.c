@@ -19,6 +19,7 @@
  * clean-up, so no signal leaves the instance behind; tpstat then dies of
  * the request, as a shell wants of a command it asked to stop.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -32,7 +33,8 @@
 
 static const char tpstat_stat_usage[] =
 	"usage: tpstat stat [-e EVENT[,...]]... [-i SECONDS | -I MS] [-A]\n"
-	"                   [-x SEP | -j] [-o FILE] [--] CMD [ARG]...\n"
+	"                   [-x SEP | -j] [-o FILE] [-a] [--] CMD [ARG]...\n"
+	"       tpstat stat [OPTION]... -p PID | -a [-d SECONDS]\n"
 	"\n"
 	"Runs CMD and counts the events of its process tree alone (CMD and every\n"
 	"task it forks from then on) in a private instance of tpstat_count,\n"
@@ -44,6 +46,13 @@ static const char tpstat_stat_usage[] =
 	"an event the kernel lacks, or a glob it has none of: 1, CMD not run.\n"
 	"SIGINT, SIGTERM and SIGHUP go on to CMD: once it has exited the counts\n"
 	"are printed, the instance removed, and tpstat dies of the signal.\n"
+	"\n"
+	"With -p PID instead of CMD, counts a running process (the thread PID\n"
+	"names; its other threads are not) and every task it forks from then on,\n"
+	"until it has exited, -d's seconds have passed, or SIGINT, SIGTERM or\n"
+	"SIGHUP (Ctrl-C) ends the count; then prints the counts and exits 0.\n"
+	"With -a, every task's events, in an instance of their own: as long as\n"
+	"CMD runs, or without CMD until -d's seconds or a signal, as -p.\n"
 	"\n"
 	"  -e, --events EVENT,...  the tracepoints to count (default: sched_switch,\n"
 	"                          sched_process_fork, sched_process_exec,\n"
@@ -64,7 +73,11 @@ static const char tpstat_stat_usage[] =
 	"  -j, --json              a JSON object per line, as perf stat -j: with -i\n"
 	"                          \"time\", with -A \"cpu\" (a line per CPU), then\n"
 	"                          \"event\", \"count\" and \"rate\" (per second)\n"
-	"  -o, --output FILE       the counts into FILE, not stderr\n";
+	"  -o, --output FILE       the counts into FILE, not stderr\n"
+	"  -p, --pid PID           a running process and what it forks, not CMD\n"
+	"                          (one process: several at once are not counted yet)\n"
+	"  -a, --all-cpus          every task's events, system-wide, as perf stat -a\n"
+	"  -d, --duration SECONDS  with -p or -a and no CMD: stop after SECONDS\n";
 
 /* Counted without -e; those this kernel lacks are left out. */
 static const char *const stat_defaults[] = {
@@ -104,6 +117,13 @@ struct stat_run {
 	bool json;
 	char **cmd;
 	pid_t child;
+	/*
+	 * -p's process, counted with what it forks from now on until it has
+	 * exited; -a: every task; -d's seconds (0: until a request to stop).
+	 */
+	pid_t target;
+	bool all;
+	double duration;
 	/* The signals waited for; the mask and SIGCHLD's action before. */
 	sigset_t wanted, old_mask;
 	struct sigaction old_chld;
@@ -347,6 +367,24 @@ static void stat_remove_instance(const struct stat_run *r)
 	tpstat_buf_free(&line);
 }
 
+/*
+ * Writes @line to the instance's @file: 0, or a negative errno, said
+ * unless it is ESRCH (no such process), for the caller to say.
+ */
+static int stat_write_pid(const struct stat_run *r, const char *file,
+			  const char *line)
+{
+	struct tpstat_buf rel = { 0 };
+	int err;
+
+	tpstat_buf_printf(&rel, "%s/%s", r->path, file);
+	err = tpstat_write(rel.s, line);
+	if (err && err != -ESRCH)
+		tpstat_write_error(rel.s, err);
+	tpstat_buf_free(&rel);
+	return err;
+}
+
 /* Writes @line to the instance's @file: 0, or -1 after saying why. */
 static int stat_write(const struct stat_run *r, const char *file,
 		      const char *line)
@@ -535,7 +573,7 @@ static int stat_start(struct stat_run *r)
 		return -1;
 	}
 	snprintf(pid, sizeof(pid), "%d", (int)r->child);
-	if (stat_write(r, "scope", pid) || stat_write(r, "reset", "1") ||
+	if ((!r->all && stat_write(r, "scope", pid)) || stat_write(r, "reset", "1") ||
 	    (r->interval && tpstat_sample(r->path, &r->last, &r->warned))) {
 		close(gate[1]);
 		close(report[0]);
@@ -771,6 +809,87 @@ static void stat_tick(struct stat_run *r)
 	r->last = cur;
 }
 
+/* -p's process has exited (a zombie counts as exited), or is gone. */
+static bool stat_target_gone(const struct stat_run *r)
+{
+	char path[32], buf[256], *paren;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)r->target);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return true;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = '\0';
+	/* "pid (comm) S ...": the comm may hold anything, ')' too. */
+	paren = strrchr(buf, ')');
+	return !paren || paren[1] != ' ' || paren[2] == 'Z' || paren[2] == 'X';
+}
+
+/*
+ * -p or -a without CMD: scopes the instance to -p's process (-a leaves it
+ * every task's) and resets it. 0, or -1 after saying why not.
+ */
+static int stat_attach(struct stat_run *r)
+{
+	char pid[16];
+	int err;
+
+	if (r->target) {
+		snprintf(pid, sizeof(pid), "%d", (int)r->target);
+		err = stat_target_gone(r) ? -ESRCH : stat_write_pid(r, "scope", pid);
+		if (err == -ESRCH) {
+			tpstat_err("no process %d", (int)r->target);
+			return -1;
+		}
+		if (err)
+			return -1;
+	}
+	if (stat_write(r, "reset", "1") ||
+	    (r->interval && tpstat_sample(r->path, &r->last, &r->warned)))
+		return -1;
+	r->ticking = r->interval > 0;
+	clock_gettime(CLOCK_MONOTONIC, &r->start);
+	return 0;
+}
+
+/* How often -p looks whether its process has exited. */
+#define STAT_TARGET_POLL_NS	100000000L
+
+/*
+ * -p or -a without CMD: ticks until a request to stop (which ends the
+ * count, and is not died of), -d's seconds, or -p's process's exit.
+ */
+static void stat_watch(struct stat_run *r)
+{
+	struct timespec now, wait;
+	double left;
+	int sig;
+
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left = r->duration ? r->duration - tpstat_seconds(&r->start, &now) : 1;
+		if (left <= 0 || (r->target && stat_target_gone(r)))
+			break;
+		wait.tv_sec = (time_t)left;
+		wait.tv_nsec = (left - (time_t)left) * 1e9;
+		if (r->target && (wait.tv_sec || wait.tv_nsec > STAT_TARGET_POLL_NS)) {
+			wait.tv_sec = 0;
+			wait.tv_nsec = STAT_TARGET_POLL_NS;
+		}
+		sig = sigtimedwait(&r->wanted, NULL, &wait);
+		if (sig == SIGALRM)
+			stat_tick(r);
+		else if (sig > 0 && sig != SIGCHLD)
+			break;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &r->end);
+}
+
 /*
  * Until the child exits: ticks, and requests to stop, each passed on to
  * the child unless the kernel sent it (a terminal's ^C), which sends it to
@@ -807,10 +926,17 @@ static int stat_report(const struct stat_run *r, int status)
 
 	if (tpstat_sample(r->path, &s, &warned))
 		return -1;
-	for (i = 0; r->cmd[i]; i++)
+	for (i = 0; r->cmd && r->cmd[i]; i++)
 		tpstat_buf_printf(&cmd, "%s%s", i ? " " : "", r->cmd[i]);
-	if (!r->sep && !r->json) {
-		fprintf(r->out, "\n tpstat stat of '%s'", cmd.s);
+	if (!r->sep && !r->json && !r->cmd) {
+		if (r->target)
+			fprintf(r->out, "\n tpstat stat of process %d and what it forked:\n\n",
+				(int)r->target);
+		else
+			fprintf(r->out, "\n tpstat stat of every task:\n\n");
+	} else if (!r->sep && !r->json) {
+		fprintf(r->out, "\n tpstat stat of %s'%s'%s", r->all ? "every task while " : "",
+			cmd.s, r->all ? " ran" : "");
 		if (WIFSIGNALED(status))
 			fprintf(r->out, ", killed by signal %d (%s)", WTERMSIG(status),
 				strsignal(WTERMSIG(status)));
@@ -825,6 +951,21 @@ static int stat_report(const struct stat_run *r, int status)
 	free(cpus);
 	tpstat_buf_free(&cmd);
 	tpstat_free_sample(&s);
+	return 0;
+}
+
+/* -p's value: a pid, > 0. 0, or -1 if it is not one. */
+static int stat_parse_pid(const char *s, pid_t *pid)
+{
+	char *end;
+	long v;
+
+	*pid = 0;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (!isdigit((unsigned char)*s) || *end || errno || v <= 0 || v > 0x3fffffff)
+		return -1;
+	*pid = v;
 	return 0;
 }
 
@@ -847,6 +988,19 @@ static int stat_run(struct stat_run *r)
 	stat_block_signals(r);
 	if (stat_make_instance(r))
 		return 1;
+	if (!r->cmd) {
+		ret = stat_count_events(r) || stat_attach(r) ? -1 : 0;
+		if (!ret) {
+			if (r->interval)
+				stat_arm(r->interval);
+			stat_watch(r);
+			stat_arm(0);
+			ret = stat_report(r, 0);
+		}
+		stat_remove_instance(r);
+		fflush(r->out);
+		return ret < 0 ? 1 : 0;
+	}
 	ret = stat_count_events(r) ? -1 : stat_start(r);
 	if (!ret) {
 		if (r->interval)
@@ -879,6 +1033,9 @@ int tpstat_stat(int argc, char **argv)
 		{ "field-separator", required_argument, NULL, 'x' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "duration", required_argument, NULL, 'd' },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* Not parsed until the options are, which may exit: nothing to free then. */
@@ -889,7 +1046,7 @@ int tpstat_stat(int argc, char **argv)
 	int c, ret;
 
 	/* "+": the options end at CMD, whose own options are its. */
-	while ((c = tpstat_getopt(argc, argv, tpstat_stat_usage, "+:hAje:i:I:o:x:",
+	while ((c = tpstat_getopt(argc, argv, tpstat_stat_usage, "+:hAajd:e:i:I:o:p:x:",
 				  longopts)) != -1) {
 		switch (c) {
 		case 'A':
@@ -916,6 +1073,26 @@ int tpstat_stat(int argc, char **argv)
 		case 'j':
 			r.json = true;
 			break;
+		case 'a':
+			r.all = true;
+			break;
+		case 'd':
+			if (!tpstat_parse_number(optarg, &r.duration) || r.duration < 0.01 ||
+			    r.duration > 31536000)
+				return tpstat_usage_error(argv[0],
+							  "-d takes seconds from 0.01 to 31536000, not '%s'",
+							  optarg);
+			break;
+		case 'p':
+			if (stat_parse_pid(optarg, &r.target) && strchr(optarg, ','))
+				return tpstat_usage_error(argv[0],
+							  "-p takes one process id, not '%s' (several at once are not counted yet)",
+							  optarg);
+			if (!r.target)
+				return tpstat_usage_error(argv[0],
+							  "-p takes one process id, not '%s'",
+							  optarg);
+			break;
 		case 'o':
 			output = optarg;
 			break;
@@ -928,9 +1105,16 @@ int tpstat_stat(int argc, char **argv)
 			break;
 		}
 	}
-	if (optind >= argc)
-		return tpstat_usage_error(argv[0], "needs a command to run");
-	r.cmd = argv + optind;
+	if (r.target && r.all)
+		return tpstat_usage_error(argv[0], "takes one of -p and -a");
+	if (r.target && optind < argc)
+		return tpstat_usage_error(argv[0], "-p counts a running process, not a command");
+	if (optind >= argc && !r.target && !r.all)
+		return tpstat_usage_error(argv[0], "needs a command to run, or -p or -a");
+	if (r.duration && optind < argc)
+		return tpstat_usage_error(argv[0], "-d ends -p's or -a's count, not a command's");
+	if (optind < argc)
+		r.cmd = argv + optind;
 	if (r.sep && r.json)
 		return tpstat_usage_error(argv[0], "takes one of -x and -j");
 	ret = stat_check_events(argv[0], lists, nr_lists);
