@@ -3,15 +3,18 @@
 # tpstat_count. Its errors (tpstat_count not loaded, not root, debugfs
 # unmounted, the bound on instances, a command or an asked tracepoint that
 # is not there); the default tracepoints; a process tree's forks and execs
-# exact while unrelated forks run beside it; the command's exit status,
-# and a signal's; SIGINT, SIGTERM and SIGHUP to tpstat stat passed on, the
-# counts printed and the instance gone; a child the command leaves running
-# not waited for, nor counted once the command is gone; two runs at once on one tracepoint, each
+# exact while unrelated forks run beside it; events as perf names them
+# (sched:sched_process_*), globs against the kernel's own lists (tracefs'
+# events, kallsyms' tracepoints), exact for forks and execs, and without
+# tracefs; -j's lines; the command's exit status, and a signal's; SIGINT,
+# SIGTERM and SIGHUP to tpstat stat passed on, the counts printed and the
+# instance gone; a child the command leaves running not waited for, nor
+# counted once the command is gone; two runs at once on one tracepoint, each
 # exact; -i's intervals and -A's columns, each CPU's count exact; 200 runs
 # in a row on the default tracepoints, each exact. No run leaves its
 # instance behind, nor anything it held.
 
-plan 47
+plan 58
 
 TOOL=/payload/bin/tpstat
 I=$TP/count/instances
@@ -116,6 +119,64 @@ is "5 children and 15 grandchildren: 20 forks, none of the loop's" \
 is "6 execs: forker's own, then its 5 children's" \
 	"$(count_of /tmp/stat sched_process_exec)" 6 || good=0
 [ $good -eq 1 ] || sed 's/^/# /' /tmp/stat
+is "no instance left" "$(cat $I)" ""
+
+# Events as perf and bpftrace name them, against the kernel's own lists:
+# tracefs' event directories that kallsyms names tracepoints (a
+# __tracepoint_ symbol), then the tracepoints kallsyms alone has.
+EV=/sys/kernel/tracing/events
+awk '$3 ~ /^__tracepoint_/ && $3 !~ /^__tracepoint_ptr_/ { print substr($3, 14) }' \
+	/proc/kallsyms | sort -u > /tmp/tp-names
+: > /tmp/tp-bare
+for d in $EV/*/*/; do
+	d=${d%/}
+	sub=${d%/*}
+	echo "${sub##*/}:${d##*/}"
+done | awk -F: 'NR == FNR { tp[$1] = 1; next } $2 in tp { print; seen[$2] = 1 }
+	END { for (n in tp) if (!(n in seen)) print n > "/tmp/tp-bare" }' \
+	/tmp/tp-names - | sort -t: -k1,1 -k2,2 > /tmp/tp-want
+sort /tmp/tp-bare >> /tmp/tp-want
+$TOOL list --available > /tmp/tp-got 2> /tmp/tp-err
+is "list --available: exit 0, nothing on stderr" "$? $(cat /tmp/tp-err)" "0 "
+check "list --available: tracefs' tracepoints by subsystem:name, then kallsyms' others ($(wc -l < /tmp/tp-got) lines)" \
+	cmp -s /tmp/tp-got /tmp/tp-want ||
+	diff /tmp/tp-want /tmp/tp-got | head -n 20 | sed 's/^/# /'
+is "list --available: sched:sched_switch and a module's tpstat_test:tpstat_test_fire there, no syscalls: event" \
+	"$(grep -cxE 'sched:sched_switch|tpstat_test:tpstat_test_fire' /tmp/tp-got) $(grep -c '^syscalls:' /tmp/tp-got)" "2 0"
+# Without tracefs (none at TPSTAT_TRACEFS: debugfs's tracing would mount
+# it again).
+TPSTAT_TRACEFS=/none $TOOL list --available > /tmp/tp-bare-got 2> /tmp/tp-err
+is "list --available without tracefs: kallsyms' names, said once on stderr" \
+	"$? $(sort /tmp/tp-bare-got | cmp -s - /tmp/tp-names && echo same) $(grep -c 'whose subsystems it does not know$' /tmp/tp-err)" \
+	"0 same 1"
+# The sched_process_ events tracefs has (exec, exit, fork, free, hang, wait
+# in these kernels), counted for forker 5 3: 20 forks, 6 execs, and 21
+# exits (forker's and its tree's, each before its parent's wait returns).
+want=$(ls $EV/sched | grep '^sched_process_' | sort | sed 's/^/sched:/' | tr '\n' ' ')
+is "list --available 'sched:sched_process_*': what ls $EV/sched names so" \
+	"$($TOOL list --available 'sched:sched_process_*' | tr '\n' ' ')" "$want"
+echo go | $TOOL stat -e 'sched:sched_process_*' -- /payload/bin/forker 5 3 2> /tmp/stat
+rc=$?
+cp /tmp/stat /tmp/stat-glob.txt
+for_host /tmp/stat-glob.txt
+is "stat -e 'sched:sched_process_*': exit 0, a line for each of them" \
+	"$rc $(awk '/^ tpstat stat of / { t = 1 } t && NF == 3 && $1 ~ /^[0-9,]+$/ { print $3 }' /tmp/stat | tr '\n' ' ')" \
+	"0 $want"
+is "stat -e 'sched:sched_process_*': 20 forks, 6 execs, 21 exits" \
+	"$(count_of /tmp/stat sched:sched_process_fork) $(count_of /tmp/stat sched:sched_process_exec) $(count_of /tmp/stat sched:sched_process_exit)" \
+	"20 6 21" || sed 's/^/# /' /tmp/stat
+echo go | $TOOL stat -j -e 'sched:sched_process_fork,*_process_exec' -- /payload/bin/forker 2 1 \
+	2> /tmp/stat
+is "stat -j: an object per event, forker 2 1's 4 forks and 3 execs" \
+	"$? $(sed -E 's/"rate": [0-9]+\.[0-9]+/"rate": R/' /tmp/stat | tr '\n' ' ')" \
+	'0 {"event": "sched:sched_process_fork", "count": 4, "rate": R} {"event": "sched:sched_process_exec", "count": 3, "rate": R} '
+out=$($TOOL stat -e 'sched:tpstat_no_such_*' -- true 2>&1)
+is "stat -e GLOB that matches nothing: one line, exit 1" "$? $out" \
+	"1 tpstat: -e sched:tpstat_no_such_*: no tracepoint of this kernel or its loaded modules matches it (tpstat list --available lists them)"
+echo go | TPSTAT_TRACEFS=/none $TOOL stat -e '*:sched_process_fork' -- /payload/bin/forker 5 3 \
+	2> /tmp/stat
+is "stat -e '*:NAME' without tracefs: kallsyms' name, 20 forks" \
+	"$? $(count_of /tmp/stat sched_process_fork)" "0 20" || sed 's/^/# /' /tmp/stat
 is "no instance left" "$(cat $I)" ""
 
 # The command's status is tpstat stat's; 128+N for one killed by signal N.

@@ -14,6 +14,7 @@
 
 static const char tpstat_list_usage[] =
 	"usage: tpstat list [-v] [SET]...\n"
+	"       tpstat list --available [EVENT]...\n"
 	"\n"
 	"A line per loaded set (or per SET and each set inside it): whether its\n"
 	"probes are attached, the time since its last reset, its probes by\n"
@@ -21,7 +22,18 @@ static const char tpstat_list_usage[] =
 	"enable, reset and stats. A set inside another (an entry of the stack\n"
 	"set) is named by its path, stack/kmalloc, under the one it is in.\n"
 	"\n"
-	"  -v, --verbose   each probe too: tracepoint, state, hits, dropped\n";
+	"With --available, every tracepoint the running kernel and its loaded\n"
+	"modules define instead, a line each, SUBSYSTEM:NAME, sorted, as perf list\n"
+	"tracepoint and bpftrace -l name them (sched:sched_switch), from tracefs'\n"
+	"events that /proc/kallsyms names as tracepoints, then the tracepoints\n"
+	"that have no event (kallsyms' alone) by their names; without tracefs,\n"
+	"the names kallsyms has alone (said on stderr), without subsystems.\n"
+	"Each EVENT (NAME, SUBSYSTEM:NAME or a glob: 'sched:*', 'kmem:k*') keeps\n"
+	"those it matches; one matching none is an error (exit 1). tpstat's sets\n"
+	"need not be loaded, nor debugfs mounted.\n"
+	"\n"
+	"  -v, --verbose   each probe too: tracepoint, state, hits, dropped\n"
+	"  --available     the kernel's tracepoints, as tpstat stat -e takes them\n";
 
 #define STATES_MAX	8
 
@@ -160,6 +172,46 @@ static void list_rows(struct list_row *rows, size_t nr,
 	}
 }
 
+/*
+ * --available: the kernel's tracepoints, or those @events (globs, checked)
+ * match. 0, or 1 if one matches none.
+ */
+static int list_available(char **events, int nr)
+{
+	struct tpstat_tracepoints t;
+	bool *matched, any;
+	size_t i;
+	int e, ret = 0;
+
+	if (tpstat_read_tracepoints(&t))
+		return 1;
+	matched = tpstat_alloc((nr ? nr : 1) * sizeof(*matched));
+	for (i = 0; i < t.nr; i++) {
+		any = !nr;
+		for (e = 0; e < nr; e++)
+			if (tpstat_event_match(&t.tp[i], events[e])) {
+				matched[e] = true;
+				any = true;
+			}
+		if (!any)
+			continue;
+		if (t.tp[i].subsys)
+			printf("%s:%s\n", t.tp[i].subsys, t.tp[i].name);
+		else
+			printf("%s\n", t.tp[i].name);
+	}
+	for (e = 0; e < nr; e++) {
+		if (matched[e])
+			continue;
+		tpstat_err("no tracepoint of this kernel or its loaded modules matches %s%s",
+			   events[e], tpstat_event_hint(&t, events[e]));
+		ret = 1;
+	}
+	free(matched);
+	tpstat_free_tracepoints(&t);
+	return ret;
+}
+
 /* The first line: the core's version, the sets, the memory they hold. */
 static void list_header(size_t nr)
 {
@@ -185,17 +237,30 @@ int tpstat_list(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "available", no_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct tpstat_probes probes;
 	struct list_row *rows;
-	bool verbose = false;
+	bool verbose = false, available = false;
 	size_t i, nr, nr_rows = 0;
 	char **names;
 	int a, c;
 
-	while (tpstat_getopt(argc, argv, tpstat_list_usage, ":hv", longopts) != -1)
-		verbose = true;
+	while ((c = tpstat_getopt(argc, argv, tpstat_list_usage, ":hv", longopts)) != -1) {
+		if (c == 'a')
+			available = true;
+		else
+			verbose = true;
+	}
+	if (available) {
+		for (a = optind; a < argc; a++)
+			if (!tpstat_event_valid(argv[a], strlen(argv[a])))
+				return tpstat_usage_error(argv[0],
+							  "--available takes tracepoints as [SUBSYSTEM:]NAME or globs of them, not '%s'",
+							  argv[a]);
+		return list_available(argv + optind, argc - optind);
+	}
 	if (tpstat_check_root())
 		return 1;
 	for (a = optind; a < argc; a++) {

@@ -25,7 +25,8 @@ struct tpstat_command {
 };
 
 static const struct tpstat_command tpstat_commands[] = {
-	{ "list", tpstat_list, "the loaded sets, their probes and states (the default)" },
+	{ "list", tpstat_list, "the loaded sets, their probes and states (the default);\n"
+	  "           with --available, the kernel's tracepoints (sched:sched_switch)" },
 	{ "show", tpstat_show, "a set's files, as cat shows them" },
 	{ "watch", tpstat_watch, "a set's counters as rates per second, one line per interval" },
 	{ "export", tpstat_export, "every set's stats for Prometheus, or as JSON" },
@@ -46,7 +47,9 @@ static void tpstat_main_usage(FILE *f)
 			tpstat_commands[i].summary);
 	fputs("\n"
 	      "tpstat COMMAND --help says more of each, as does tpstat(8).\n"
-	      "TPSTAT_DEBUGFS names another debugfs mount (default /sys/kernel/debug).\n"
+	      "TPSTAT_DEBUGFS names another debugfs mount (default /sys/kernel/debug),\n"
+	      "TPSTAT_TRACEFS another tracefs mount (default /sys/kernel/tracing),\n"
+	      "TPSTAT_KALLSYMS another kallsyms (default /proc/kallsyms).\n"
 	      "Exit status: 0; 1 after one line on stderr saying what went wrong;\n"
 	      "2 when a command or option is used wrongly; tpstat stat exits with\n"
 	      "its command's (tpstat stat --help says more).\n",

@@ -32,8 +32,9 @@
 #include "tpstat.h"
 
 static const char tpstat_stat_usage[] =
-	"usage: tpstat stat [-e TRACEPOINT[,...]]... [-i SECONDS | -I MS] [-A] [-x SEP]\n"
-	"                   [-o FILE] [--] CMD [ARG]...\n"
+	"usage: tpstat stat [-e EVENT[,...]]... [-i SECONDS | -I MS] [-A]\n"
+	"                   [-x SEP | -j] [-o FILE] [-a] [--] CMD [ARG]...\n"
+	"       tpstat stat [OPTION]... -p PID | -a [-d SECONDS]\n"
 	"\n"
 	"Runs CMD and counts the events of its process tree alone (CMD and every\n"
 	"task it forks from then on) in a private instance of tpstat_count,\n"
@@ -41,14 +42,27 @@ static const char tpstat_stat_usage[] =
 	"tracepoint's count and its rate per second over CMD's run; removes the\n"
 	"instance, and exits with CMD's status (128+N if signal N killed it).\n"
 	"CMD not found: 127; found but not run: 126; tpstat's own error: 1;\n"
-	"used wrongly (an unknown option, a bad value): 2, before CMD is run.\n"
+	"used wrongly (an unknown option, a bad value): 2, before CMD is run;\n"
+	"an event the kernel lacks, or a glob it has none of: 1, CMD not run.\n"
 	"SIGINT, SIGTERM and SIGHUP go on to CMD: once it has exited the counts\n"
 	"are printed, the instance removed, and tpstat dies of the signal.\n"
 	"\n"
-	"  -e, --events TP,...     the tracepoints to count (default: sched_switch,\n"
+	"With -p PID instead of CMD, counts a running process (the thread PID\n"
+	"names; its other threads are not) and every task it forks from then on,\n"
+	"until it has exited, -d's seconds have passed, or SIGINT, SIGTERM or\n"
+	"SIGHUP (Ctrl-C) ends the count; then prints the counts and exits 0.\n"
+	"With -a, every task's events, in an instance of their own: as long as\n"
+	"CMD runs, or without CMD until -d's seconds or a signal, as -p.\n"
+	"\n"
+	"  -e, --events EVENT,...  the tracepoints to count (default: sched_switch,\n"
 	"                          sched_process_fork, sched_process_exec,\n"
 	"                          page_fault_user, kmalloc, net_dev_xmit,\n"
-	"                          netif_receive_skb, less those this kernel lacks)\n"
+	"                          netif_receive_skb, less those this kernel lacks);\n"
+	"                          an EVENT is NAME or SUBSYSTEM:NAME, as perf and\n"
+	"                          bpftrace name them (sched:sched_switch), or a\n"
+	"                          glob of either ('sched:*', 'kmem:k*', 'sched_*'),\n"
+	"                          which counts every tracepoint of the running\n"
+	"                          kernel it matches (tpstat list --available)\n"
 	"  -i, --interval SECONDS  each interval's counts too, as CMD runs\n"
 	"  -I, --interval-ms MS    the same in milliseconds, as perf stat's -I\n"
 	"  -A, --per-cpu           a column per CPU\n"
@@ -56,7 +70,14 @@ static const char tpstat_stat_usage[] =
 	"                          lines of fields for a program, as perf stat -x:\n"
 	"                          [TIME SEP] [cpuN SEP] COUNT SEP RATE SEP TRACEPOINT,\n"
 	"                          with -A a line per CPU; no title, header or time\n"
-	"  -o, --output FILE       the counts into FILE, not stderr\n";
+	"  -j, --json              a JSON object per line, as perf stat -j: with -i\n"
+	"                          \"time\", with -A \"cpu\" (a line per CPU), then\n"
+	"                          \"event\", \"count\" and \"rate\" (per second)\n"
+	"  -o, --output FILE       the counts into FILE, not stderr\n"
+	"  -p, --pid PID           a running process and what it forks, not CMD\n"
+	"                          (one process: several at once are not counted yet)\n"
+	"  -a, --all-cpus          every task's events, system-wide, as perf stat -a\n"
+	"  -d, --duration SECONDS  with -p or -a and no CMD: stop after SECONDS\n";
 
 /* Counted without -e; those this kernel lacks are left out. */
 static const char *const stat_defaults[] = {
@@ -71,10 +92,11 @@ static const int stat_stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
 #define STAT_LISTS_MAX	32
 /* Names tried for the instance: stat_<pid>, then stat_<pid>_1 ... */
 #define STAT_NAMES	16
-#define STAT_NAME_MAX	127
 
 struct stat_event {
 	char *name;
+	/* As printed: subsystem:name when it is known, else the name. */
+	char *label;
 	/* Named by -e: absent from this kernel is an error, not left out. */
 	bool asked;
 	/* Attached, so counted; an absent default is not. */
@@ -89,11 +111,19 @@ struct stat_run {
 	size_t nr_events;
 	bool per_cpu;
 	double interval;
-	/* Where the counts go (stderr, or -o's file), and -x's separator. */
+	/* Where the counts go (stderr, or -o's file), -x's separator, -j. */
 	FILE *out;
 	const char *sep;
+	bool json;
 	char **cmd;
 	pid_t child;
+	/*
+	 * -p's process, counted with what it forks from now on until it has
+	 * exited; -a: every task; -d's seconds (0: until a request to stop).
+	 */
+	pid_t target;
+	bool all;
+	double duration;
 	/* The signals waited for; the mask and SIGCHLD's action before. */
 	sigset_t wanted, old_mask;
 	struct sigaction old_chld;
@@ -113,19 +143,6 @@ struct stat_run {
 	unsigned int warned;
 };
 
-/* A tracepoint's name: a C identifier, as the control file takes. */
-static bool stat_name_valid(const char *s, size_t n)
-{
-	size_t i;
-
-	if (!n || n > STAT_NAME_MAX || isdigit((unsigned char)*s))
-		return false;
-	for (i = 0; i < n; i++)
-		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
-			return false;
-	return true;
-}
-
 static bool stat_has_event(const struct stat_run *r, const char *name, size_t n)
 {
 	size_t i;
@@ -136,47 +153,150 @@ static bool stat_has_event(const struct stat_run *r, const char *name, size_t n)
 	return false;
 }
 
-static void stat_add_event(struct stat_run *r, const char *name, size_t n,
-			   bool asked)
+static void stat_add_event(struct stat_run *r, const char *subsys,
+			   const char *name, size_t n, bool asked)
 {
+	struct tpstat_buf label = { 0 };
+	struct stat_event *e;
+
 	r->events = tpstat_realloc(r->events, (r->nr_events + 1) * sizeof(*r->events));
-	r->events[r->nr_events].name = tpstat_strndup(name, n);
-	r->events[r->nr_events].asked = asked;
-	r->events[r->nr_events++].counted = true;
+	e = &r->events[r->nr_events++];
+	e->name = tpstat_strndup(name, n);
+	tpstat_buf_printf(&label, "%s%s%.*s", subsys ? subsys : "", subsys ? ":" : "",
+			  (int)n, name);
+	e->label = label.s;
+	e->asked = asked;
+	e->counted = true;
 }
 
-/* -e's lists: names separated by commas, each once. */
-static int stat_parse_events(struct stat_run *r, const char *cmd,
-			     const char *const *lists, size_t nr)
+/* The name part of an event, after its subsystem if it has one. */
+static const char *stat_event_name(const char *s, size_t *n)
 {
-	const char *p, *comma;
+	const char *colon = memchr(s, ':', *n);
+
+	if (!colon)
+		return s;
+	*n -= colon + 1 - s;
+	return colon + 1;
+}
+
+/*
+ * -e's lists as written: events separated by commas, each well-formed, and
+ * no tracepoint named twice (a glob may match one named already).
+ */
+static int stat_check_events(const char *cmd, const char *const *lists, size_t nr)
+{
+	/* The names so far, each between commas: ",sched_switch,kmalloc,". */
+	struct tpstat_buf seen = { 0 }, key = { 0 };
+	const char *p, *comma, *name;
+	int ret = 0;
 	size_t i, n;
 
-	for (i = 0; i < nr; i++) {
-		for (p = lists[i];; p = comma + 1) {
+	tpstat_buf_add(&seen, ",", 1);
+	for (i = 0; !ret && i < nr; i++) {
+		for (p = lists[i]; !ret; p = comma + 1) {
 			comma = strchrnul(p, ',');
 			n = comma - p;
-			if (!stat_name_valid(p, n))
-				return tpstat_usage_error(cmd,
-							  "-e takes tracepoint names separated by commas, not '%s'",
-							  lists[i]);
-			if (stat_has_event(r, p, n))
-				return tpstat_usage_error(cmd, "-e names %.*s twice",
-							  (int)n, p);
-			stat_add_event(r, p, n, true);
+			if (!tpstat_event_valid(p, n)) {
+				ret = tpstat_usage_error(cmd,
+							 "-e takes tracepoints as [SUBSYSTEM:]NAME or globs of them, separated by commas, not '%s'",
+							 lists[i]);
+				break;
+			}
+			if (!tpstat_event_is_glob(p, n)) {
+				name = stat_event_name(p, &n);
+				key.len = 0;
+				tpstat_buf_printf(&key, ",%.*s,", (int)n, name);
+				if (strstr(seen.s, key.s))
+					ret = tpstat_usage_error(cmd, "-e names %.*s twice",
+								 (int)n, name);
+				tpstat_buf_add(&seen, key.s + 1, key.len - 1);
+			}
 			if (!*comma)
 				break;
 		}
 	}
-	return 0;
+	tpstat_buf_free(&seen);
+	tpstat_buf_free(&key);
+	return ret;
+}
+
+/*
+ * The events of one item of -e's lists: a plain name as it is (the count
+ * set says whether the kernel has it); subsystem:name if tracefs has it (or
+ * by its name alone when only kallsyms is known); a glob's matches, in the
+ * order of the kernel's list. 0, or 1 after saying what the kernel lacks.
+ */
+static int stat_expand(struct stat_run *r, const char *p, size_t n,
+		       struct tpstat_tracepoints *t, bool *read)
+{
+	char spec[2 * TPSTAT_EVENT_MAX + 2];
+	const struct tpstat_tracepoint *tp;
+	const char *name;
+	size_t i, matched = 0, len = n;
+
+	name = stat_event_name(p, &len);
+	if (name == p && !tpstat_event_is_glob(p, n)) {
+		stat_add_event(r, NULL, p, n, true);
+		return 0;
+	}
+	if (!*read && tpstat_read_tracepoints(t))
+		return 1;
+	*read = true;
+	snprintf(spec, sizeof(spec), "%.*s", (int)n, p);
+	if (!tpstat_event_is_glob(p, n) && !t->has_subsys) {
+		stat_add_event(r, NULL, name, len, true);
+		return 0;
+	}
+	for (i = 0; i < t->nr; i++) {
+		tp = &t->tp[i];
+		if (!tpstat_event_match(tp, spec))
+			continue;
+		matched++;
+		if (!stat_has_event(r, tp->name, strlen(tp->name)))
+			stat_add_event(r, tp->subsys, tp->name, strlen(tp->name), true);
+	}
+	if (matched)
+		return 0;
+	if (tpstat_event_is_glob(p, n))
+		tpstat_err("-e %s: no tracepoint of this kernel or its loaded modules matches it%s (tpstat list --available lists them)",
+			   spec, tpstat_event_hint(t, spec));
+	else
+		tpstat_err("no tracepoint %s in this kernel or its loaded modules (tpstat list --available lists them)",
+			   spec);
+	return 1;
+}
+
+/* -e's lists, checked already, as events: 0, or 1 after saying why not. */
+static int stat_parse_events(struct stat_run *r, const char *const *lists, size_t nr)
+{
+	struct tpstat_tracepoints t;
+	const char *p, *comma;
+	bool read = false;
+	int err = 0;
+	size_t i;
+
+	for (i = 0; !err && i < nr; i++) {
+		for (p = lists[i]; !err; p = comma + 1) {
+			comma = strchrnul(p, ',');
+			err = stat_expand(r, p, comma - p, &t, &read);
+			if (!*comma)
+				break;
+		}
+	}
+	if (read)
+		tpstat_free_tracepoints(&t);
+	return err;
 }
 
 static void stat_free(struct stat_run *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->nr_events; i++)
+	for (i = 0; i < r->nr_events; i++) {
 		free(r->events[i].name);
+		free(r->events[i].label);
+	}
 	free(r->events);
 	free(r->header_cpus);
 	if (r->ticking)
@@ -247,6 +367,24 @@ static void stat_remove_instance(const struct stat_run *r)
 	tpstat_buf_free(&line);
 }
 
+/*
+ * Writes @line to the instance's @file: 0, or a negative errno, said
+ * unless it is ESRCH (no such process), for the caller to say.
+ */
+static int stat_write_pid(const struct stat_run *r, const char *file,
+			  const char *line)
+{
+	struct tpstat_buf rel = { 0 };
+	int err;
+
+	tpstat_buf_printf(&rel, "%s/%s", r->path, file);
+	err = tpstat_write(rel.s, line);
+	if (err && err != -ESRCH)
+		tpstat_write_error(rel.s, err);
+	tpstat_buf_free(&rel);
+	return err;
+}
+
 /* Writes @line to the instance's @file: 0, or -1 after saying why. */
 static int stat_write(const struct stat_run *r, const char *file,
 		      const char *line)
@@ -280,44 +418,70 @@ static const char *stat_state(const struct stat_run *r,
 }
 
 /*
+ * Why an asked tracepoint is not counted, as a clause: its probe waits for
+ * a module that has it, or the kernel refused it.
+ */
+static void stat_not_counted(struct tpstat_buf *why, const char *state)
+{
+	if (!strcmp(state, "waiting"))
+		tpstat_buf_printf(why, "not in this kernel or its loaded modules");
+	else
+		tpstat_buf_printf(why, "its probe is %s, not attached%s", state,
+				  strcmp(state, "failed") ? "" : ": the kernel log says why");
+}
+
+/*
  * The instance's tracepoints. The control file takes any well-formed name
  * and waits for a module to provide it: a probe not attached now is a
- * tracepoint this kernel lacks, an error if asked for, else left out.
+ * tracepoint this kernel lacks (or one it refused), left out if it was a
+ * default; those asked for are an error, all of them said in one line.
  */
 static int stat_count_events(struct stat_run *r)
 {
+	struct tpstat_buf line = { 0 }, why = { 0 };
 	struct tpstat_probes probes;
-	struct tpstat_buf line = { 0 };
+	const struct stat_event *e, *bad = NULL;
+	size_t i, nr_bad = 0;
 	const char *state;
 	int err = 0;
-	size_t i;
 
 	for (i = 0; !err && i < r->nr_events; i++)
 		err = stat_write(r, "control", r->events[i].name);
 	if (err || tpstat_read_probes(&probes))
 		return -1;
 	for (i = 0; !err && i < r->nr_events; i++) {
-		state = stat_state(r, &probes, r->events[i].name);
+		e = &r->events[i];
+		state = stat_state(r, &probes, e->name);
 		if (!strcmp(state, "attached"))
 			continue;
-		if (r->events[i].asked && !strcmp(state, "waiting")) {
-			tpstat_err("no tracepoint %s in this kernel or its loaded modules",
-				   r->events[i].name);
-			err = -1;
-		} else if (r->events[i].asked) {
-			tpstat_err("%s: its probe is %s, not attached%s", r->events[i].name,
-				   state, strcmp(state, "failed") ? "" :
-				   ": the kernel log says why");
-			err = -1;
-		} else {
-			tpstat_buf_printf(&line, "!%s", r->events[i].name);
-			err = stat_write(r, "control", line.s);
-			tpstat_buf_free(&line);
-			r->events[i].counted = false;
+		if (e->asked) {
+			bad = e;
+			tpstat_buf_printf(&why, "%s%s (", nr_bad++ ? "; " : "", e->label);
+			stat_not_counted(&why, state);
+			tpstat_buf_add(&why, ")", 1);
+			continue;
 		}
+		tpstat_buf_printf(&line, "!%s", e->name);
+		err = stat_write(r, "control", line.s);
+		tpstat_buf_free(&line);
+		r->events[i].counted = false;
 	}
+	if (!err && nr_bad == 1) {
+		e = bad;
+		state = stat_state(r, &probes, e->name);
+		if (!strcmp(state, "waiting"))
+			tpstat_err("no tracepoint %s in this kernel or its loaded modules",
+				   e->label);
+		else
+			tpstat_err("%s: its probe is %s, not attached%s", e->label, state,
+				   strcmp(state, "failed") ? "" : ": the kernel log says why");
+	} else if (!err && nr_bad) {
+		tpstat_err("%zu of the tracepoints asked for cannot be counted: %s", nr_bad,
+			   why.s);
+	}
+	tpstat_buf_free(&why);
 	tpstat_free_probes(&probes);
-	return err;
+	return err || nr_bad ? -1 : 0;
 }
 
 /* Arms the interval timer, or with 0 disarms it. */
@@ -409,7 +573,7 @@ static int stat_start(struct stat_run *r)
 		return -1;
 	}
 	snprintf(pid, sizeof(pid), "%d", (int)r->child);
-	if (stat_write(r, "scope", pid) || stat_write(r, "reset", "1") ||
+	if ((!r->all && stat_write(r, "scope", pid)) || stat_write(r, "reset", "1") ||
 	    (r->interval && tpstat_sample(r->path, &r->last, &r->warned))) {
 		close(gate[1]);
 		close(report[0]);
@@ -494,7 +658,7 @@ static void stat_header(const struct stat_run *r, const int *cpus, size_t nr_cpu
 	char title[16];
 	size_t c;
 
-	if (r->sep)
+	if (r->sep || r->json)
 		return;
 	if (interval)
 		fprintf(r->out, "%10s", "time");
@@ -524,7 +688,7 @@ static void stat_rate(char *buf, size_t size, double rate)
  */
 static void stat_fields(const struct stat_run *r, const struct tpstat_sample *prev,
 			const struct tpstat_sample *cur, double dt, const int *cpus,
-			size_t nr_cpus, const double *at, const char *event)
+			size_t nr_cpus, const double *at, const struct stat_event *e)
 {
 	unsigned long long n;
 	size_t c;
@@ -532,14 +696,43 @@ static void stat_fields(const struct stat_run *r, const struct tpstat_sample *pr
 	for (c = 0; c < (nr_cpus ? nr_cpus : 1); c++) {
 		int cpu = nr_cpus ? cpus[c] : -1;
 
-		n = stat_value(cur, event, cpu) - stat_value(prev, event, cpu);
+		n = stat_value(cur, e->name, cpu) - stat_value(prev, e->name, cpu);
 		if (at)
 			fprintf(r->out, "%.3f%s", *at, r->sep);
 		if (nr_cpus)
 			fprintf(r->out, "cpu%d%s", cpu, r->sep);
 		fprintf(r->out, "%llu%s%.3f%s%s\n", n, r->sep, dt > 0 ? n / dt : 0,
-			r->sep, event);
+			r->sep, e->label);
 	}
+}
+
+/*
+ * -j: an object per event on a line of its own, as perf stat -j prints:
+ * with -i its "time", with -A a line per CPU, its "cpu"; then "event",
+ * "count" and "rate" (per second).
+ */
+static void stat_json(const struct stat_run *r, const struct tpstat_sample *prev,
+		      const struct tpstat_sample *cur, double dt, const int *cpus,
+		      size_t nr_cpus, const double *at, const struct stat_event *e)
+{
+	struct tpstat_buf label = { 0 };
+	unsigned long long n;
+	size_t c;
+
+	tpstat_escape(&label, e->label, TPSTAT_ESCAPE_JSON);
+	for (c = 0; c < (nr_cpus ? nr_cpus : 1); c++) {
+		int cpu = nr_cpus ? cpus[c] : -1;
+
+		n = stat_value(cur, e->name, cpu) - stat_value(prev, e->name, cpu);
+		fputc('{', r->out);
+		if (at)
+			fprintf(r->out, "\"time\": %.3f, ", *at);
+		if (nr_cpus)
+			fprintf(r->out, "\"cpu\": %d, ", cpu);
+		fprintf(r->out, "\"event\": \"%s\", \"count\": %llu, \"rate\": %.3f}\n",
+			label.s, n, dt > 0 ? n / dt : 0);
+	}
+	tpstat_buf_free(&label);
 }
 
 /*
@@ -561,7 +754,11 @@ static void stat_rows(const struct stat_run *r, const struct tpstat_sample *prev
 			continue;
 		event = r->events[i].name;
 		if (r->sep) {
-			stat_fields(r, prev, cur, dt, cpus, nr_cpus, at, event);
+			stat_fields(r, prev, cur, dt, cpus, nr_cpus, at, &r->events[i]);
+			continue;
+		}
+		if (r->json) {
+			stat_json(r, prev, cur, dt, cpus, nr_cpus, at, &r->events[i]);
 			continue;
 		}
 		n = stat_value(cur, event, -1) - stat_value(prev, event, -1);
@@ -575,7 +772,7 @@ static void stat_rows(const struct stat_run *r, const struct tpstat_sample *prev
 				       stat_value(prev, event, cpus[c]));
 			fprintf(r->out, " %*s", STAT_CPU_WIDTH, cpu);
 		}
-		fprintf(r->out, "  %s\n", event);
+		fprintf(r->out, "  %s\n", r->events[i].label);
 	}
 }
 
@@ -610,6 +807,87 @@ static void stat_tick(struct stat_run *r)
 	r->header_nr = nr;
 	tpstat_free_sample(&r->last);
 	r->last = cur;
+}
+
+/* -p's process has exited (a zombie counts as exited), or is gone. */
+static bool stat_target_gone(const struct stat_run *r)
+{
+	char path[32], buf[256], *paren;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)r->target);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return true;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = '\0';
+	/* "pid (comm) S ...": the comm may hold anything, ')' too. */
+	paren = strrchr(buf, ')');
+	return !paren || paren[1] != ' ' || paren[2] == 'Z' || paren[2] == 'X';
+}
+
+/*
+ * -p or -a without CMD: scopes the instance to -p's process (-a leaves it
+ * every task's) and resets it. 0, or -1 after saying why not.
+ */
+static int stat_attach(struct stat_run *r)
+{
+	char pid[16];
+	int err;
+
+	if (r->target) {
+		snprintf(pid, sizeof(pid), "%d", (int)r->target);
+		err = stat_target_gone(r) ? -ESRCH : stat_write_pid(r, "scope", pid);
+		if (err == -ESRCH) {
+			tpstat_err("no process %d", (int)r->target);
+			return -1;
+		}
+		if (err)
+			return -1;
+	}
+	if (stat_write(r, "reset", "1") ||
+	    (r->interval && tpstat_sample(r->path, &r->last, &r->warned)))
+		return -1;
+	r->ticking = r->interval > 0;
+	clock_gettime(CLOCK_MONOTONIC, &r->start);
+	return 0;
+}
+
+/* How often -p looks whether its process has exited. */
+#define STAT_TARGET_POLL_NS	100000000L
+
+/*
+ * -p or -a without CMD: ticks until a request to stop (which ends the
+ * count, and is not died of), -d's seconds, or -p's process's exit.
+ */
+static void stat_watch(struct stat_run *r)
+{
+	struct timespec now, wait;
+	double left;
+	int sig;
+
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left = r->duration ? r->duration - tpstat_seconds(&r->start, &now) : 1;
+		if (left <= 0 || (r->target && stat_target_gone(r)))
+			break;
+		wait.tv_sec = (time_t)left;
+		wait.tv_nsec = (left - (time_t)left) * 1e9;
+		if (r->target && (wait.tv_sec || wait.tv_nsec > STAT_TARGET_POLL_NS)) {
+			wait.tv_sec = 0;
+			wait.tv_nsec = STAT_TARGET_POLL_NS;
+		}
+		sig = sigtimedwait(&r->wanted, NULL, &wait);
+		if (sig == SIGALRM)
+			stat_tick(r);
+		else if (sig > 0 && sig != SIGCHLD)
+			break;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &r->end);
 }
 
 /*
@@ -648,10 +926,17 @@ static int stat_report(const struct stat_run *r, int status)
 
 	if (tpstat_sample(r->path, &s, &warned))
 		return -1;
-	for (i = 0; r->cmd[i]; i++)
+	for (i = 0; r->cmd && r->cmd[i]; i++)
 		tpstat_buf_printf(&cmd, "%s%s", i ? " " : "", r->cmd[i]);
-	if (!r->sep) {
-		fprintf(r->out, "\n tpstat stat of '%s'", cmd.s);
+	if (!r->sep && !r->json && !r->cmd) {
+		if (r->target)
+			fprintf(r->out, "\n tpstat stat of process %d and what it forked:\n\n",
+				(int)r->target);
+		else
+			fprintf(r->out, "\n tpstat stat of every task:\n\n");
+	} else if (!r->sep && !r->json) {
+		fprintf(r->out, "\n tpstat stat of %s'%s'%s", r->all ? "every task while " : "",
+			cmd.s, r->all ? " ran" : "");
 		if (WIFSIGNALED(status))
 			fprintf(r->out, ", killed by signal %d (%s)", WTERMSIG(status),
 				strsignal(WTERMSIG(status)));
@@ -661,11 +946,26 @@ static int stat_report(const struct stat_run *r, int status)
 		nr = stat_cpus(r, &s, &cpus);
 	stat_header(r, cpus, nr, false);
 	stat_rows(r, NULL, &s, elapsed, cpus, nr, NULL);
-	if (!r->sep)
+	if (!r->sep && !r->json)
 		fprintf(r->out, "\n%14.6f seconds elapsed\n\n", elapsed);
 	free(cpus);
 	tpstat_buf_free(&cmd);
 	tpstat_free_sample(&s);
+	return 0;
+}
+
+/* -p's value: a pid, > 0. 0, or -1 if it is not one. */
+static int stat_parse_pid(const char *s, pid_t *pid)
+{
+	char *end;
+	long v;
+
+	*pid = 0;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (!isdigit((unsigned char)*s) || *end || errno || v <= 0 || v > 0x3fffffff)
+		return -1;
+	*pid = v;
 	return 0;
 }
 
@@ -688,6 +988,19 @@ static int stat_run(struct stat_run *r)
 	stat_block_signals(r);
 	if (stat_make_instance(r))
 		return 1;
+	if (!r->cmd) {
+		ret = stat_count_events(r) || stat_attach(r) ? -1 : 0;
+		if (!ret) {
+			if (r->interval)
+				stat_arm(r->interval);
+			stat_watch(r);
+			stat_arm(0);
+			ret = stat_report(r, 0);
+		}
+		stat_remove_instance(r);
+		fflush(r->out);
+		return ret < 0 ? 1 : 0;
+	}
 	ret = stat_count_events(r) ? -1 : stat_start(r);
 	if (!ret) {
 		if (r->interval)
@@ -719,6 +1032,10 @@ int tpstat_stat(int argc, char **argv)
 		{ "per-cpu", no_argument, NULL, 'A' },
 		{ "field-separator", required_argument, NULL, 'x' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "duration", required_argument, NULL, 'd' },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* Not parsed until the options are, which may exit: nothing to free then. */
@@ -729,7 +1046,7 @@ int tpstat_stat(int argc, char **argv)
 	int c, ret;
 
 	/* "+": the options end at CMD, whose own options are its. */
-	while ((c = tpstat_getopt(argc, argv, tpstat_stat_usage, "+:hAe:i:I:o:x:",
+	while ((c = tpstat_getopt(argc, argv, tpstat_stat_usage, "+:hAajd:e:i:I:o:p:x:",
 				  longopts)) != -1) {
 		switch (c) {
 		case 'A':
@@ -753,6 +1070,29 @@ int tpstat_stat(int argc, char **argv)
 							  optarg);
 			r.interval = ms / 1000;
 			break;
+		case 'j':
+			r.json = true;
+			break;
+		case 'a':
+			r.all = true;
+			break;
+		case 'd':
+			if (!tpstat_parse_number(optarg, &r.duration) || r.duration < 0.01 ||
+			    r.duration > 31536000)
+				return tpstat_usage_error(argv[0],
+							  "-d takes seconds from 0.01 to 31536000, not '%s'",
+							  optarg);
+			break;
+		case 'p':
+			if (stat_parse_pid(optarg, &r.target) && strchr(optarg, ','))
+				return tpstat_usage_error(argv[0],
+							  "-p takes one process id, not '%s' (several at once are not counted yet)",
+							  optarg);
+			if (!r.target)
+				return tpstat_usage_error(argv[0],
+							  "-p takes one process id, not '%s'",
+							  optarg);
+			break;
 		case 'o':
 			output = optarg;
 			break;
@@ -765,12 +1105,21 @@ int tpstat_stat(int argc, char **argv)
 			break;
 		}
 	}
-	if (optind >= argc)
-		return tpstat_usage_error(argv[0], "needs a command to run");
-	r.cmd = argv + optind;
-	ret = stat_parse_events(&r, argv[0], lists, nr_lists);
+	if (r.target && r.all)
+		return tpstat_usage_error(argv[0], "takes one of -p and -a");
+	if (r.target && optind < argc)
+		return tpstat_usage_error(argv[0], "-p counts a running process, not a command");
+	if (optind >= argc && !r.target && !r.all)
+		return tpstat_usage_error(argv[0], "needs a command to run, or -p or -a");
+	if (r.duration && optind < argc)
+		return tpstat_usage_error(argv[0], "-d ends -p's or -a's count, not a command's");
+	if (optind < argc)
+		r.cmd = argv + optind;
+	if (r.sep && r.json)
+		return tpstat_usage_error(argv[0], "takes one of -x and -j");
+	ret = stat_check_events(argv[0], lists, nr_lists);
 	for (i = 0; !nr_lists && i < ARRAY_SIZE(stat_defaults); i++)
-		stat_add_event(&r, stat_defaults[i], strlen(stat_defaults[i]), false);
+		stat_add_event(&r, NULL, stat_defaults[i], strlen(stat_defaults[i]), false);
 	if (!ret && tpstat_check_root())
 		ret = 1;
 	if (!ret && !tpstat_exists("count/instances")) {
@@ -778,6 +1127,8 @@ int tpstat_stat(int argc, char **argv)
 			   tpstat_debugfs());
 		ret = 1;
 	}
+	if (!ret)
+		ret = stat_parse_events(&r, lists, nr_lists);
 	if (!ret && output) {
 		/* Close-on-exec: CMD is not to hold it. */
 		r.out = fopen(output, "we");

@@ -360,6 +360,53 @@ void tpstat_sleep_until(struct timespec *next, double interval);
 /* A number, as an option's value; false if it is not one. */
 bool tpstat_parse_number(const char *s, double *value);
 
+/* events.c: the tracepoints the running kernel has, and globs of them. */
+
+/* The longest subsystem or tracepoint name, or glob of one, taken. */
+#define TPSTAT_EVENT_MAX	127
+
+struct tpstat_tracepoint {
+	/* tracefs' events/ directory it is in; NULL when only kallsyms told. */
+	char *subsys;
+	char *name;
+};
+
+struct tpstat_tracepoints {
+	/* Sorted by subsystem (those without one last), then name. */
+	struct tpstat_tracepoint *tp;
+	size_t nr;
+	/* From tracefs: each has its subsystem. */
+	bool has_subsys;
+};
+
+/*
+ * tracefs' events directory: $TPSTAT_TRACEFS/events, else
+ * /sys/kernel/tracing/events if there is one, else debugfs's
+ * tracing/events. /proc/kallsyms ($TPSTAT_KALLSYMS in tests) is read too.
+ */
+const char *tpstat_tracefs_events(void);
+
+/*
+ * The kernel's tracepoints and its loaded modules': those of tracefs'
+ * events that kallsyms names as tracepoints, then those kallsyms alone
+ * has (no event: DECLARE_TRACE()), without a subsystem; without tracefs,
+ * kallsyms' alone, said on stderr. 0, or -1 after saying why neither can
+ * be read.
+ */
+int tpstat_read_tracepoints(struct tpstat_tracepoints *t);
+void tpstat_free_tracepoints(struct tpstat_tracepoints *t);
+
+/*
+ * An event as perf and bpftrace name it: [SUBSYSTEM:]NAME, each part a C
+ * identifier or a glob of one (fnmatch(3): *, ?, [...]).
+ */
+bool tpstat_event_valid(const char *s, size_t n);
+bool tpstat_event_is_glob(const char *s, size_t n);
+/* @tp matches @spec, a valid event; an unknown subsystem matches "*" only. */
+bool tpstat_event_match(const struct tpstat_tracepoint *tp, const char *spec);
+/* Why @spec may have matched nothing: "", or a clause in parentheses. */
+const char *tpstat_event_hint(const struct tpstat_tracepoints *t, const char *spec);
+
 /* export.c's two formats. */
 int tpstat_export_prometheus(FILE *f, char **sets, size_t nr);
 int tpstat_export_json(FILE *f, char **sets, size_t nr);
