@@ -272,7 +272,7 @@ is "show SET works: its read-only files" "$? $(echo "$out" | grep -c '^# test/')
 out=$($TOOL show test hist 2>&1)
 is "show SET FILE works for a read-only file" "$? $(echo "$out" | head -n 1 | cut -d : -f 1)" \
 	"0 # test/hist"
-out=$($TOOL watch -i 0.5 -n 1 test 2>&1)
+out=$($TOOL watch -i 0.5 -n 1 -t 0 -c 'tpstat_test_fire.*' test 2>&1)
 is "watch works" "$? $(echo "$out" | wc -l)" "0 3"
 $TOOL export --prometheus > /tmp/prom 2>&1
 is "export --prometheus works" "$? $(grep '^tpstat_test_hits_total{tracepoint="tpstat_test_fire"}' /tmp/prom)" \
