@@ -144,6 +144,8 @@ watch_col() {
 # R +- 2 * 100 / L. watch reads at fixed deadlines 1 s apart, each late by
 # its own wake-up latency (under 0.2 s here), so L is 0.8 s or more:
 # 750 to 1250.
+# driven BURSTS: bursts enough to outlast the watch (it is killed after),
+# should watch start late on a busy host.
 driven() {
 	/payload/bin/fire-rate $FIRE 100 100 "$1" > /dev/null &
 	driver=$!
@@ -153,7 +155,7 @@ driven() {
 # The columns asked for: the default leaves the tracepoints' out (132
 # columns), and says so on stderr.
 WATCH_COLUMNS='tpstat_test_fire.*,hist.count'
-driven 50
+driven 100
 $TOOL watch -i 1 -n 3 -c "$WATCH_COLUMNS" test > /tmp/watch 2>&1
 kill $driver
 wait $driver 2>/dev/null
@@ -183,7 +185,7 @@ is "watch: the driver's command tops the comm table under each line, 750 to 1250
 # three will do, should the guest stall): the line over it has rates over
 # the time since the reset, S seconds, and a line under it says so. The
 # events in them, rate * S, are S/T - 2 to S/T + 2 bursts of 100, as above.
-driven 50
+driven 100
 $TOOL watch -i 1 -n 3 -t 0 -c "$WATCH_COLUMNS" test > /tmp/watch 2>&1 &
 watcher=$!
 sleep 1.5
