@@ -217,26 +217,23 @@ is "passed on to sleep, which died of it; sleep's exec counted" \
 	"$(grep -c "^ tpstat stat of 'sleep 30', killed by signal 2 (Interrupt):$" /tmp/stat) $(count_of /tmp/stat sched_process_exec)" \
 	"1 1"
 is "its instance gone" "$(cat $I)" ""
-$TOOL stat -e sched_process_exec -- sleep 30 2> /tmp/stat &
-pid=$!
-await_instance $pid
-kill -TERM $pid
-wait $pid
-rc=$?
-is "SIGTERM: tpstat stat dies of it, 143; sleep died of it too" \
-	"$rc $(grep -c "^ tpstat stat of 'sleep 30', killed by signal 15 (Terminated):$" /tmp/stat)" \
-	"143 1"
-is "its instance gone" "$(cat $I)" ""
-$TOOL stat -e sched_process_exec -- sleep 30 2> /tmp/stat &
-pid=$!
-await_instance $pid
-kill -HUP $pid
-wait $pid
-rc=$?
-is "SIGHUP: tpstat stat dies of it, 129; sleep died of it too" \
-	"$rc $(grep -c "^ tpstat stat of 'sleep 30', killed by signal 1 (Hangup):$" /tmp/stat)" \
-	"129 1"
-is "its instance gone" "$(cat $I)" ""
+# stopped_by SIG STATUS NUMBER NAME: SIG sent to a tpstat stat of sleep
+# 30 goes on to sleep; tpstat dies of it too (exit STATUS), sleep's end
+# said as signal NUMBER (NAME), the instance gone.
+stopped_by() {
+	$TOOL stat -e sched_process_exec -- sleep 30 2> /tmp/stat &
+	pid=$!
+	await_instance $pid
+	kill -$1 $pid
+	wait $pid
+	rc=$?
+	is "SIG$1: tpstat stat dies of it, $2; sleep died of it too" \
+		"$rc $(grep -c "^ tpstat stat of 'sleep 30', killed by signal $3 ($4):$" /tmp/stat)" \
+		"$2 1"
+	is "its instance gone" "$(cat $I)" ""
+}
+stopped_by TERM 143 15 Terminated
+stopped_by HUP 129 1 Hangup
 
 # A child the command leaves running is not waited for: what it does
 # after the command has exited is no run's, here 5 events 3 s later.
