@@ -105,6 +105,12 @@ uptime_s() {
 	echo "${up%.*}"
 }
 
+# Centiseconds since boot.
+uptime_cs() {
+	read -r up rest < /proc/uptime
+	echo "${up%.*}${up#*.}" | sed 's/^0*\(.\)/\1/'
+}
+
 kmsg_lines() { dmesg | wc -l; }
 
 # Kernel log lines since line N.

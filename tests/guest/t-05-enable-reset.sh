@@ -8,11 +8,6 @@ plan 22
 header_age() {
 	head -n1 $TP/test/hist | sed 's/.*: \([0-9]*\)\.\([0-9][0-9]\).*/\1\2/; s/^0*\(.\)/\1/'
 }
-# Uptime in centiseconds.
-uptime_cs() {
-	read -r up rest < /proc/uptime
-	echo "${up%.*}${up#*.}" | sed 's/^0*\(.\)/\1/'
-}
 
 t0=$(uptime_cs)
 load tpstat
