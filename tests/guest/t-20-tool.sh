@@ -201,7 +201,9 @@ check "watch: no rate is negative, none shown as -" \
 	[ -z "$(watch_col /tmp/watch tpstat_test_fire hits | grep -e -)" ] || good=0
 since=$(sed -n 's/^# test was reset \([0-9.]*\) s before.*/\1/p' /tmp/watch)
 # The line over the note: its rank among the lines of rates.
-line=$(awk '/^# test was reset/ { print n; exit } /^ *[0-9-]/ { n++ }' /tmp/watch)
+# Its two header lines, the first of which begins with " -", are not.
+line=$(awk '/^# test was reset/ { print n; exit } /^ -/ { getline; next }
+	/^ *[0-9-]/ { n++ }' /tmp/watch)
 rate=$(watch_col /tmp/watch tpstat_test_fire hits | sed -n "${line:-0}p")
 check "watch: after the reset, $rate/s over $since s: 100 per 0.1 s, +-2 bursts" \
 	awk -v r="$rate" -v s="$since" 'BEGIN {
