@@ -237,7 +237,8 @@ bool tpstat_stacks_add(struct tpstat_stacks *s, void *data,
 		want.frames += skip;
 		want.nr = min(nr - skip, s->depth);
 	}
-	want.hash = tpstat_stack_hash(key, want.frames, want.nr);
+	if (!s->collide)
+		want.hash = tpstat_stack_hash(key, want.frames, want.nr);
 
 	preempt_disable_notrace();
 	at.g = READ_ONCE(s->live);

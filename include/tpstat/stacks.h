@@ -28,6 +28,8 @@ struct tpstat_stacks_gen;
  * @live: the generation probes update
  * @capacity: stacks (with their keys) it holds; the rest count in "other"
  * @depth: frames kept of each stack, from the tracepoint's caller down
+ * @collide: for tests: every stack gets the same hash, so that only the
+ *           comparison of whole stacks keeps them apart
  * @gen: private: the live generation, and during a reset the next
  * @mask: private: index slots - 1
  * @bits: private: log2 of index slots
@@ -41,6 +43,7 @@ struct tpstat_stacks {
 	struct tpstat_stacks_gen *live;
 	unsigned int capacity;
 	unsigned int depth;
+	bool collide;
 	/* private: */
 	struct tpstat_stacks_gen *gen[TPSTAT_GENERATIONS];
 	unsigned int mask;

@@ -90,6 +90,7 @@ static struct stack_entry *stack_entry_new(const char *name, unsigned int by)
 	};
 	e->stacks = (struct tpstat_stacks)TPSTAT_STACKS(tpstat_stack_max_stacks,
 							tpstat_stack_depth);
+	e->stacks.collide = tpstat_stack_collide;
 	e->data[0] = &e->stacks.data;
 	e->set = (struct tpstat_set){
 		.name = e->name,

@@ -6,6 +6,7 @@
  *
  *   insmod tpstat_stack.ko [tracepoints="kmalloc by stack;sched_switch by comm"]
  *                          [depth=16] [max_stacks=1024] [top=20] [max_tracepoints=32]
+ *                          [collide=0]
  *   echo 'kfree by stack,comm' > /sys/kernel/debug/tpstat/stack/control
  *   cat /sys/kernel/debug/tpstat/stack/kfree/stacks
  *   echo '!kfree' > /sys/kernel/debug/tpstat/stack/control
@@ -35,6 +36,10 @@ MODULE_PARM_DESC(top, "rows an entry's stacks file shows, busiest first (1-65536
 unsigned int tpstat_stack_max_entries = 32;
 module_param_named(max_tracepoints, tpstat_stack_max_entries, uint, 0400);
 MODULE_PARM_DESC(max_tracepoints, "most tracepoints counted at once (1-4096, default 32)");
+
+bool tpstat_stack_collide;
+module_param_named(collide, tpstat_stack_collide, bool, 0400);
+MODULE_PARM_DESC(collide, "for tests: every stack hashes alike, kept apart only by comparing them whole (default 0)");
 
 #define TPSTAT_STACK_MAX_ENTRIES	4096
 

@@ -46,6 +46,7 @@ extern unsigned int tpstat_stack_depth;
 extern unsigned int tpstat_stack_max_stacks;
 extern unsigned int tpstat_stack_top;
 extern unsigned int tpstat_stack_max_entries;
+extern bool tpstat_stack_collide;
 
 /* entry.c */
 int tpstat_stack_add(char *line);

@@ -4,11 +4,12 @@
 # each starting at the function that fired it, with another probe on the
 # tracepoint too, and after churn of the entry and of the tracepoint's
 # module while it fires; by comm, two commands' exact counts; by pid and
-# cpu; a kmalloc from a known function, its stack's exact count; a
-# one-stack table, the rest in other, nothing lost; bad control lines
-# refused; no address printed anywhere.
+# cpu; by tgid and pid, a process's two threads; a kmalloc from a known
+# function, its stack's exact count; a one-stack table, the rest in
+# other, nothing lost; depth= cutting a stack; stacks forced to one hash
+# kept apart; bad control lines refused; no address printed anywhere.
 
-plan 28
+plan 35
 
 S=$TP/stack
 C=$S/control
@@ -82,8 +83,8 @@ done
 echo 1 > $S/tpstat_test_fire/reset
 echo 'a 10' > $P
 row_a=$(block $F tpstat_test_path_a)
-is "30 removals and adds while it fired, 10 reloads: path a's 10, from its first frame" \
-	"$i $n ${row_a%%+*}" "30 10 10 tpstat_test_path_a"
+is "30 removals and adds while it fired, 10 reloads, a reset: path a's 10 alone" \
+	"$i $n $(entry tpstat_test_fire rows) ${row_a%%+*}" "30 10 1 10 tpstat_test_path_a"
 rmmod tpstat_count
 
 # By command, and by pid and CPU.
@@ -105,6 +106,21 @@ echo 'tpstat_test_fire by stack,comm' > $C
 sh -c "printf tpcomm_c > /proc/self/comm; echo 'a 9' > $P"
 is "by stack and comm: the stack's row holds the command" \
 	"$(entry tpstat_test_fire row.stack1.comm.tpcomm_c)" 9
+echo '!tpstat_test_fire' > $C
+
+# By tgid, then by pid and tgid: a process whose two threads fire, the
+# kernel's ids as the helper's getpid() and gettid() give them.
+echo 'tpstat_test_fire by tgid' > $C
+ids=$(/payload/bin/thread-fire $FIRE 7 5)
+is "by tgid: a process's two threads in one row, 12" \
+	"$(entry tpstat_test_fire rows) $(entry tpstat_test_fire "row.tgid.${ids% *}")" "1 12"
+echo '!tpstat_test_fire' > $C
+echo 'tpstat_test_fire by pid,tgid' > $C
+ids=$(/payload/bin/thread-fire $FIRE 3 4)
+pid=${ids% *} tid=${ids#* }
+is "by pid and tgid: a row per thread, both under the process" \
+	"$(entry tpstat_test_fire rows) $(entry tpstat_test_fire "row.pid.$pid.tgid.$pid") $(entry tpstat_test_fire "row.pid.$tid.tgid.$pid")" \
+	"2 3 4"
 echo '!tpstat_test_fire' > $C
 
 # A kmalloc from a known function: the kernel allocates too, but that
@@ -138,4 +154,34 @@ check "the stacks file says what other holds" \
 	grep -q '^other: 20 events, whose stacks did not fit (max_stacks=1)$' $F
 leaks=$(address_leaks $S/control $F $S/tpstat_test_fire/stats)
 is "no address in any base in its files" "$leaks" ""
+
+# depth=2: path a's stack cut to the function that fired and its caller,
+# the paths file's write (tests/modules/fire.c).
+rmmod tpstat_stack
+check "tpstat_stack.ko loads with depth=2" \
+	load tpstat_stack depth=2 'tracepoints="tpstat_test_fire by stack"'
+echo 'a 8' > $P
+is "depth=2: two frames, the firing function and its caller, 8 events" \
+	"$(awk 'NR > 2 && /^    [^ ]/ { sub(/\+.*/, "", $1); printf "%s ", $1 }
+		/^        [0-9]/ { print $1 }' $F)" \
+	"tpstat_test_path_a tpstat_test_paths_write 8"
+
+# Every stack hashed alike (collide=1): two paths, and one path under two
+# commands, are kept apart by comparing stacks and keys whole.
+rmmod tpstat_stack
+check "tpstat_stack.ko loads with collide=1" \
+	load tpstat_stack collide=1 'tracepoints="tpstat_test_fire by stack"'
+echo 'a 30' > $P
+echo 'b 20' > $P
+is "one hash for all: two stacks still, 30 and 20" \
+	"$(entry tpstat_test_fire rows) $(entry tpstat_test_fire row.stack1) $(entry tpstat_test_fire row.stack2)" \
+	"2 30 20"
+echo '!tpstat_test_fire' > $C
+echo 'tpstat_test_fire by stack,comm' > $C
+sh -c "printf tpcomm_x > /proc/self/comm; echo 'a 3' > $P"
+sh -c "printf tpcomm_y > /proc/self/comm; echo 'a 4' > $P"
+sh -c "printf tpcomm_z > /proc/self/comm; echo 'b 5' > $P"
+is "one hash for all: one stack under two commands, two rows" \
+	"$(entry tpstat_test_fire rows) $(entry tpstat_test_fire row.stack1.comm.tpcomm_z) $(entry tpstat_test_fire row.stack2.comm.tpcomm_y) $(entry tpstat_test_fire row.stack3.comm.tpcomm_x)" \
+	"3 5 4 3"
 unload_all
