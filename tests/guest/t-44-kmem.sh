@@ -3,12 +3,13 @@
 # (tpstat_test_kmem.ko, each kind from a function of its own): a call
 # site's exact hits, bytes and frees, the allocated bytes of its size class
 # as the kernel's own kmalloc event gives them, a leak outstanding until it
-# is freed, the test's own cache, page allocations against /proc/vmstat,
+# is freed and its age against /proc/uptime, the test's own cache, page
+# allocations and frees against /proc/vmstat,
 # a site named only while its code is there, a table too small for every
 # site, and a pairing map full of allocations freed where no tracepoint
 # fires.
 
-plan 37
+plan 40
 
 K=$TP/kmem
 TK=/sys/kernel/debug/tpstat_test_kmem
@@ -59,12 +60,23 @@ check "callsites names the site, never an address" \
 	grep -q '^tpstat_test_kmem_alloc+0x[0-9a-f]*/0x[0-9a-f]* \[tpstat_test_kmem\] ' \
 	$K/callsites
 
+t0=$(uptime_cs)
 echo "300 64" > $TK/leak
+t1=$(uptime_cs)
 is "a leak of 300: outstanding" "$(site tpstat_test_kmem_leak outstanding)" 300
 is "a leak of 300: outstanding bytes" \
 	"$(site tpstat_test_kmem_leak outstanding_bytes)" 19200
 row=$(awk '$1 ~ /^tpstat_test_kmem_leak\+/ { print $3, $4 }' $K/outstanding)
 is "outstanding shows it: count and bytes" "$row" "300 19200"
+# Its oldest's age against /proc/uptime: made between t0 and t1, read
+# between t2 and t3 (centiseconds), give or take a jiffy and a read's
+# rounding.
+sleep 1
+t2=$(uptime_cs)
+age=$(awk '$1 ~ /^tpstat_test_kmem_leak\+/ { print $5 }' $K/outstanding)
+t3=$(uptime_cs)
+within "a second later, its oldest's age is the time since it was made" \
+	"$age" $(((t2 - t1) * 10 - 20)) $(((t3 - t0) * 10 + 20))
 echo 0 > $TK/leak
 is "freed: none outstanding" "$(site tpstat_test_kmem_leak outstanding)" 0
 is "freed: 300 frees" "$(site tpstat_test_kmem_leak frees)" 300
@@ -85,15 +97,19 @@ is "the test's cache refuses a size" "$(write_error $TK/cache '5 7')" EINVAL
 # mm_page_alloc (README); its users are vmalloc (a fork's stack among
 # others) and page_pool, and the window holds neither: no fork, the test's
 # array of 200 pointers is kmalloc'd, and the guest has no network card.
-# Else the set could fall below /proc/vmstat, its lower bound.
+# Else the set could fall below /proc/vmstat, its lower bound. Frees the
+# same way, against pgfree: the test frees what it allocated.
 vmstat_pages() {
-	vm=0
+	vm=0 vmf=0
 	while read -r k v; do
-		case $k in pgalloc_*) vm=$((vm + v)) ;; esac
+		case $k in
+		pgalloc_*) vm=$((vm + v)) ;;
+		pgfree) vmf=$v ;;
+		esac
 	done < /proc/vmstat
 }
 set_pages() {
-	pages=0 order2=0
+	pages=0 order2=0 fpages=0 forder2=0
 	while read -r k v; do
 		case $k in
 		pages.order*.allocs)
@@ -101,30 +117,40 @@ set_pages() {
 			o=${o%.allocs}
 			pages=$((pages + (v << o)))
 			[ "$o" = 2 ] && order2=$v ;;
+		pages.order*.frees)
+			o=${k#pages.order}
+			o=${o%.frees}
+			fpages=$((fpages + (v << o)))
+			[ "$o" = 2 ] && forder2=$v ;;
 		esac
 	done < $K/stats
 }
-# page_window DRIVE: $pages and $order2 of the set, $vm of /proc/vmstat.
+# page_window DRIVE: $pages, $order2, $fpages and $forder2 of the set,
+# $vm and $vmf of /proc/vmstat.
 page_window() {
 	echo 1 > $K/reset
 	vmstat_pages
-	vm0=$vm
+	vm0=$vm vmf0=$vmf
 	[ -n "$1" ] && echo "$1" > $TK/pages
 	vmstat_pages
 	echo 0 > $K/enable
-	vm=$((vm - vm0))
+	vm=$((vm - vm0)) vmf=$((vmf - vmf0))
 	set_pages
 	echo 1 > $K/enable
 }
-edge=0
+edge=0 fedge=0
 for i in 1 2 3; do
 	page_window ""
 	[ $((pages - vm)) -gt $edge ] && edge=$((pages - vm))
+	[ $((fpages - vmf)) -gt $fedge ] && fedge=$((fpages - vmf))
 done
 page_window "200 2"
 within "pages: 200 of order 2 driven, as /proc/vmstat counts them (edges $edge)" \
 	"$pages" "$vm" $((vm + 2 * edge + 2))
 within "pages: order 2 has the 200" "$order2" 200 $((200 + 2 * edge + 2))
+within "pages freed: the 200 of order 2 back, as /proc/vmstat's pgfree counts them (edges $fedge)" \
+	"$fpages" "$vmf" $((vmf + 2 * fedge + 2))
+within "pages freed: order 2 has the 200" "$forder2" 200 $((200 + 2 * fedge + 2))
 
 # A call site is named when it allocates, while its code is surely there,
 # never when a free comes: by then the code may be gone. The test module's
