@@ -111,6 +111,37 @@ uptime_cs() {
 	echo "${up%.*}${up#*.}" | sed 's/^0*\(.\)/\1/'
 }
 
+no_ipv6() {
+	[ ! -e /proc/sys/net/ipv6/conf/$1 ] ||
+		echo 1 > /proc/sys/net/ipv6/conf/$1/disable_ipv6
+}
+
+# veth_ns NAME ADDR PEER_ADDR: a veth pair, NAME here with ADDR/24, up,
+# and its peer with PEER_ADDR/24, up, in a network namespace of its own
+# held by a sleeping task: $VETH_NS, its pid, and $VETH_PEER, its name.
+# IPv6 off on both, whose own packets (router solicitations, DAD) would
+# land in a window of a test's at any time.
+# busybox's ip passes no peer's name: the kernel names it (veth0), the
+# device new besides NAME. A Debian kernel's veth is a module, which
+# vm-run puts in the image.
+veth_ns() {
+	ls /sys/class/net > /tmp/veth-devs
+	ip link add "$1" type veth 2> /dev/null ||
+		{ insmod "/lib/modules/$(uname -r)/extra/veth.ko" &&
+		  ip link add "$1" type veth; } || return 1
+	VETH_PEER=$(ls /sys/class/net | grep -vx -f /tmp/veth-devs -e "$1")
+	[ -n "$VETH_PEER" ] || { echo "no veth peer besides $1" >&2; return 1; }
+	unshare -n sleep 1000000 &
+	VETH_NS=$!
+	sleep 0.2
+	ip link set "$VETH_PEER" netns $VETH_NS || return 1
+	no_ipv6 "$1"
+	ip addr add "$2/24" dev "$1" && ip link set "$1" up || return 1
+	nsenter -t $VETH_NS -n sh -c "ip link set lo up &&
+		echo 1 > /proc/sys/net/ipv6/conf/$VETH_PEER/disable_ipv6;
+		ip addr add $3/24 dev $VETH_PEER && ip link set $VETH_PEER up"
+}
+
 kmsg_lines() { dmesg | wc -l; }
 
 # Kernel log lines since line N.

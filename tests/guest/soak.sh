@@ -92,26 +92,11 @@ TASK_SLACK=64
 
 # A veth pair, one end in a namespace of its own held by a sleeping task,
 # with an HTTP server there: the root side pings it and fetches over TCP.
-# busybox's ip passes no peer's name: the kernel names it (veth0), the
-# device that is new besides soak0.
 VETH_NS=
 veth_up() {
-	ls /sys/class/net > /tmp/soak-devs
-	# A Debian kernel's veth is a module, which vm-run puts in the image.
-	ip link add soak0 type veth 2> /dev/null ||
-		{ insmod "/lib/modules/$(uname -r)/extra/veth.ko" &&
-		  ip link add soak0 type veth; } || return 1
-	peer=$(ls /sys/class/net | grep -vx -f /tmp/soak-devs -e soak0)
-	[ -n "$peer" ] || { echo "no veth peer besides soak0" >&2; return 1; }
-	unshare -n sleep 1000000 &
-	VETH_NS=$!
-	sleep 0.2
-	ip link set "$peer" netns $VETH_NS || return 1
-	ip addr add 10.99.0.1/24 dev soak0 && ip link set soak0 up || return 1
-	nsenter -t $VETH_NS -n sh -c "ip link set lo up &&
-		ip addr add 10.99.0.2/24 dev $peer && ip link set $peer up &&
-		httpd -p 10.99.0.2:8080 -h /tmp/www" || return 1
-	ping -c 1 -W 5 10.99.0.2 > /dev/null
+	veth_ns soak0 10.99.0.1 10.99.0.2 &&
+		nsenter -t $VETH_NS -n httpd -p 10.99.0.2:8080 -h /tmp/www &&
+		ping -c 1 -W 5 10.99.0.2 > /dev/null
 }
 mkdir -p /tmp/www
 dd if=/dev/urandom of=/tmp/www/blob bs=65536 count=4 2>/dev/null

@@ -8,9 +8,11 @@
 # device made and deleted in the window, its row kept under its name; the
 # lo of another network namespace in a row of its own, and of two made one
 # after the other, which may share an inode number, two rows; the
-# README's filter over UDP datagrams read back, whose frees have no device.
+# README's filter over UDP datagrams read back, whose frees have no device;
+# a veth pair's packets through GRO, and through the backlogs, as its ends
+# count them.
 
-plan 37
+plan 40
 
 NET=$TP/net
 
@@ -197,4 +199,48 @@ echo 1 > $NET/reset
 is "with 'ifindex == 0 && len == 342': the 50 unread dropped, the 200 read consumed" \
 	"$(dropped_by 50) $(stat_of net consumed) $(stat_of net received)" "50 200 0"
 echo 0 > $F
+
+# The GRO path: a veth pair into a namespace, GRO on at the far end and TSO
+# off at the near one (veth then hands what the near end sends to NAPI and
+# napi_gro_receive(), drivers/net/veth.c): each packet the far end receives
+# is one of rx_path.gro, as its own count in /proc/net/dev there says, and
+# what comes back (the replies, and ARP's) arrives through the near end's
+# backlog. GRO off, both ways go through the backlogs.
+# rx_of DEV [NSPID]: DEV's received packets, in namespace NSPID's count.
+rx_of() {
+	if [ -n "$2" ]; then
+		nsenter -t "$2" -n cat /proc/net/dev
+	else
+		cat /proc/net/dev
+	fi | sed 's/:/ /' | awk -v d="$1" '$1 == d { print $3 }'
+}
+# veth_window PINGS: the far end's and the near end's received packets,
+# and the set's GRO and backlog paths, over PINGS pings to the far end.
+veth_window() {
+	echo 1 > $NET/reset
+	far=$(rx_of $VETH_PEER $VETH_NS) near=$(rx_of tpveth0)
+	ping -A -q -c "$1" -W 5 10.98.0.2 > /dev/null
+	echo "$(($(rx_of $VETH_PEER $VETH_NS) - far)) $(($(rx_of tpveth0) - near))" \
+		"$(stat_of net rx_path.gro) $(stat_of net rx_path.backlog)"
+}
+if veth_ns tpveth0 10.98.0.1 10.98.0.2 2> /tmp/veth-err; then
+	/payload/bin/offload tpveth0 tso off &&
+		nsenter -t $VETH_NS -n /payload/bin/offload $VETH_PEER gro on
+	gro=$?
+	set -- $(veth_window 6)
+	is "GRO on: 6 pings, each received through GRO, as the far end counts ($1 packets)" \
+		"$gro $(($1 >= 6)) $3" "0 1 $1"
+	is "and each reply through the backlog, as the near end counts ($2 packets)" \
+		"$(($2 >= 6)) $4" "1 $2"
+	nsenter -t $VETH_NS -n /payload/bin/offload $VETH_PEER gro off
+	set -- $(veth_window 4)
+	is "GRO off: 4 pings through the backlogs both ways, none through GRO" \
+		"$(($1 >= 4)) $(($2 >= 4)) $3 $4" "1 1 0 $(($1 + $2))"
+	ip link del tpveth0
+	kill $VETH_NS
+else
+	fail "a veth pair into a namespace: $(head -n 1 /tmp/veth-err)"
+	fail "(the GRO path: no veth)"
+	fail "(the backlogs: no veth)"
+fi
 unload_all
