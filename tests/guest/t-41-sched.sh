@@ -3,7 +3,7 @@
 # processes, and each task's voluntary and involuntary switches from
 # /proc/PID/status; exact counts of forks, execs and exits driven on purpose.
 
-plan 60
+plan 62
 
 SL=/payload/bin/sched-load
 s() { stat_of sched "$1"; }
@@ -392,3 +392,33 @@ else
 		skip "$d" "one CPU, or no hist trigger"
 	done
 fi
+
+# max_comms=1: one command has a row, and every other's switches go to
+# "other", none lost: all the ping-pong's switches since its sides took
+# their names, as /proc counts them, are there, and neither side has a row.
+rmmod tpstat_sched
+check "tpstat_sched.ko loads with max_comms=1" load tpstat_sched max_comms=1
+$SL pingpong 100 < /tmp/ppgo > /tmp/pp.out &
+exec 5> /tmp/ppgo
+n=0
+while [ "$(grep -c ' done ' /tmp/pp.out)" -lt 2 ] && [ $n -lt 600 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+sleep 0.3
+grep -v ' done ' /tmp/pp.out | grep '^tps' > /tmp/pp
+cp $TP/sched/stats /tmp/sched.stats
+switched=0
+while read -r comm pid nv niv nv1 niv1; do
+	set -- $(proc_switches $pid)
+	switched=$((switched + $1 + $2 - nv1 - niv1))
+done < /tmp/pp
+exec 5>&-
+wait
+rows=$(grep -c '^slices\.[^.]* ' /tmp/sched.stats)
+overflowed() {
+	[ "$rows" = 2 ] && [ "$(ps slices.tpsping)$(ps slices.tpspong)" = nonenone ] &&
+		[ "$switched" -ge 200 ] && [ "$(ps slices.other)" -ge "$switched" ]
+}
+check "one row and other ($rows), both sides in other ($(ps slices.other) of $switched switches at least)" \
+	overflowed
