@@ -14,7 +14,7 @@
 # in a row on the default tracepoints, each exact. No run leaves its
 # instance behind, nor anything it held.
 
-plan 58
+plan 59
 
 TOOL=/payload/bin/tpstat
 I=$TP/count/instances
@@ -75,8 +75,15 @@ echo '!x2' > $I
 
 # Without -e: the defaults, each in these x86 kernels; ping execs once,
 # and forks nothing. Its table goes to the host's log, for the README.
+# Its packets over lo, each way, are lo's own counts: a ping's transmit
+# runs in ping's task, and so does the softirq that its bottom half's end
+# runs, which receives it, answers and receives the answer.
+lo_tx=$(cat /sys/class/net/lo/statistics/tx_packets)
+lo_rx=$(cat /sys/class/net/lo/statistics/rx_packets)
 $TOOL stat -- ping -c 2 127.0.0.1 > /dev/null 2> /tmp/stat
 rc=$?
+lo_tx=$(($(cat /sys/class/net/lo/statistics/tx_packets) - lo_tx))
+lo_rx=$(($(cat /sys/class/net/lo/statistics/rx_packets) - lo_rx))
 cp /tmp/stat /tmp/stat-ping.txt
 for_host /tmp/stat-ping.txt
 is "without -e: exit 0" $rc 0
@@ -85,6 +92,9 @@ is "without -e: the default tracepoints, in their order" \
 	"sched_switch sched_process_fork sched_process_exec page_fault_user kmalloc net_dev_xmit netif_receive_skb "
 is "without -e: ping's one exec, no fork" \
 	"$(count_of /tmp/stat sched_process_exec) $(count_of /tmp/stat sched_process_fork)" "1 0"
+is "without -e: ping's 4 transmits and 4 receives, as lo counts them" \
+	"$(count_of /tmp/stat net_dev_xmit) $(count_of /tmp/stat netif_receive_skb) $lo_tx $lo_rx" \
+	"4 4 4 4"
 table_shape() {
 	grep -q "^ tpstat stat of 'ping -c 2 127.0.0.1':$" /tmp/stat &&
 		grep -q '^ *count *per second *tracepoint$' /tmp/stat &&
@@ -202,12 +212,25 @@ is "an asked tracepoint this kernel lacks: one line, exit 1" "$? $out" \
 	"1 tpstat: no tracepoint tpstat_no_such_tp in this kernel or its loaded modules"
 is "and no instance left" "$(cat $I)" ""
 
-# SIGINT, as busybox timeout sends it to the command it becomes: passed on
-# to sleep, which dies of it; its counts printed, the instance removed,
+# SIGINT, as busybox timeout sends it to the command it becomes (a kill
+# from a child of its own), once sleep runs under the instance (its exec
+# counted there), however long a loaded guest takes to get there: passed
+# on to sleep, which dies of it; its counts printed, the instance removed,
 # and tpstat stat dies of SIGINT too (130 in a shell).
-( sleep 1.5; cat $I > /tmp/during ) &
+interrupt_when_running() {
+	n=0
+	until pid=$(pidof tpstat) &&
+	      [ "$(stat_of "count/stat_$pid" sched_process_exec.hits 2> /dev/null)" = 1 ]; do
+		n=$((n + 1))
+		[ $n -lt 300 ] || return 1
+		sleep 0.1
+	done
+	cat $I > /tmp/during
+	kill -INT "$pid"
+}
+interrupt_when_running &
 reader=$!
-timeout -s INT 3 $TOOL stat -e sched_process_exec -- sleep 30 2> /tmp/stat
+$TOOL stat -e sched_process_exec -- sleep 30 2> /tmp/stat
 rc=$?
 wait $reader
 is "SIGINT: tpstat stat dies of it, 130" $rc 130
@@ -268,30 +291,31 @@ is "the first: its command's 7" "$(count_of /tmp/stat1 tpstat_test_fire)" 7
 is "the second: its command's 4" "$(count_of /tmp/stat2 tpstat_test_fire)" 4
 is "no instance left" "$(cat $I)" ""
 
-# -i 1: 10 events at once, 20 more 1.5 s later, then 1.5 s of nothing:
-# each interval's line has its own, and the lines add up to the 30. The
-# run lasts 3 s or more (a loaded guest stretches the shell's start and its
-# sleeps): a line per second it took, a second begun included.
+# -i 1: 10 events at once, 20 more 2.5 s later, then 1.5 s of nothing:
+# the 10 and the 20 each in a line of their own (a line may be late on a
+# loaded guest, but not by the 1.5 s more between them), and the lines
+# add up to the 30. The run lasts 4 s or more (a loaded guest stretches
+# the shell's start and its sleeps): a line per second it took, a second
+# begun included.
 t0=$(uptime_cs)
 $TOOL stat -i 1 -e tpstat_test_fire -- \
-	sh -c "echo 10 > $FIRE; sleep 1.5; echo 20 > $FIRE; sleep 1.5" 2> /tmp/stat
+	sh -c "echo 10 > $FIRE; sleep 2.5; echo 20 > $FIRE; sleep 1.5" 2> /tmp/stat
 rc=$?
 took=$(($(uptime_cs) - t0))
 most=$(((took + 99) / 100))
-[ $most -ge 3 ] || most=3
+[ $most -ge 4 ] || most=4
 cp /tmp/stat /tmp/stat-interval.txt
 for_host /tmp/stat-interval.txt
 intervals /tmp/stat tpstat_test_fire > /tmp/intervals
 good=1
 is "-i 1: exit 0, 30 events in all" "$rc $(count_of /tmp/stat tpstat_test_fire)" "0 30" ||
 	good=0
-within "-i 1: a line per second the run took" "$(wc -l < /tmp/intervals)" 2 $most ||
+within "-i 1: a line per second the run took" "$(wc -l < /tmp/intervals)" 3 $most ||
 	good=0
 is "-i 1: the lines' counts add up to the 30" \
 	"$(awk '{ n += $2 } END { print n }' /tmp/intervals)" 30 || good=0
-check "-i 1: the first line near 1 s, with the first 10 alone" \
-	awk 'NR == 1 { ok = $1 >= 0.9 && $1 <= 1.5 && $2 == 10 } END { exit !ok }' \
-	/tmp/intervals || good=0
+is "-i 1: the 10 and the 20 each in a line of its own" \
+	"$(awk '$2 > 0 { print $2 }' /tmp/intervals | tr '\n' ' ')" "10 20 " || good=0
 [ $good -eq 1 ] || sed 's/^/# /' /tmp/stat
 
 # -A: 5 events on CPU 0, 7 on CPU 1; a column per online CPU.
