@@ -51,7 +51,7 @@ stack/control|!nosuch|ENOENT
 CASES
 ncases=$(wc -l < /tmp/cases)
 
-plan $((66 + ncases + ${raise:-0}))
+plan $((70 + ncases + ${raise:-0}))
 
 # ctl LINE: what one write of LINE and a newline to the control file gets;
 # ctl_raw FORMAT: of FORMAT as printf makes it, nothing added.
@@ -150,10 +150,15 @@ is "its count 0, count's own not reset" \
 	"$(stat_of count/mine tpstat_test_fire.hits) $(stat_of count tpstat_test_fire.hits)" "0 18"
 
 # The network set's filter, against pings of known sizes: each of 100 or
-# 1000 bytes, 142 or 1042 on the wire each way (t-45).
+# 1000 bytes, 142 or 1042 on the wire each way (t-45). Its reset first,
+# with counts to drop.
+ping_lo 1 100
+before=$(net_lo)
+is "net/reset 1: accepted" "$(ctl 'net/reset 1')" accepted
+is "net's counts, a ping's at least, dropped by the reset with lo's row" \
+	"$([ "${before%% *}" -ge 2 ] && echo counted) $(net_lo)" "counted none none none none"
 is "net/filter len > 500 && dev == lo: accepted" \
 	"$(ctl 'net/filter len > 500 && dev == lo')" accepted
-ctl 'net/reset 1' > /dev/null
 ping_lo 3 100
 ping_lo 2 1000
 is "only the 2 pings of 1000 bytes counted" "$(net_lo)" "4 4168 4 4168"
@@ -162,7 +167,9 @@ ctl 'net/reset 1' > /dev/null
 ping_lo 1 100
 ping_lo 1 1000
 is "and the old one still in force" "$(net_lo)" "2 2084 2 2084"
-ctl 'net/filter 0' > /dev/null
+is "net/filter 0: accepted" "$(ctl 'net/filter 0')" accepted
+ping_lo 1 100
+is "no filter: the ping of 100 bytes counted too" "$(net_lo)" "4 2368 4 2368"
 
 # The stack set's control, and an entry's own files.
 is "stack/control tpstat_test_fire by comm: accepted" \
@@ -175,8 +182,9 @@ fire_as tpstack 3
 is "the entry disabled: still 9" "$(stat_of stack/tpstat_test_fire row.comm.tpstack)" 9
 # A line of 256 bytes, its newline included, is the longest any file takes.
 pad=$(printf '%231s' '')
-is "a line of 256 bytes: accepted" \
-	"$(ctl "stack/control ${pad}tpstat_test_pair by comm")" accepted
+is "a line of 256 bytes: accepted, its entry made" \
+	"$(ctl "stack/control ${pad}tpstat_test_pair by comm") $(ls $TP/stack/tpstat_test_pair/stacks)" \
+	"accepted $TP/stack/tpstat_test_pair/stacks"
 is "one of 257: EINVAL" "$(ctl "stack/control  ${pad}tpstat_test_pair by comm")" EINVAL
 
 # Now that nested sets are there too: every file with a write bit refuses
