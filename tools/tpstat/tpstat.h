@@ -407,6 +407,9 @@ bool tpstat_event_match(const struct tpstat_tracepoint *tp, const char *spec);
 /* Why @spec may have matched nothing: "", or a clause in parentheses. */
 const char *tpstat_event_hint(const struct tpstat_tracepoints *t, const char *spec);
 
+/* @s as a JSON string, quoted and escaped (json.c). */
+void tpstat_json_string(FILE *f, const char *s);
+
 /* export.c's two formats. */
 int tpstat_export_prometheus(FILE *f, char **sets, size_t nr);
 int tpstat_export_json(FILE *f, char **sets, size_t nr);
