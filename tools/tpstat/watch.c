@@ -18,7 +18,7 @@
 
 static const char tpstat_watch_usage[] =
 	"usage: tpstat watch [-T] [-c COLUMN[,...]] [-i SECONDS] [-n COUNT] [-t KEYS]\n"
-	"                    [--json | --csv] SET\n"
+	"                    [--json | --csv | --hist NAME] SET\n"
 	"\n"
 	"Every counter of SET's stats as a rate per second, one line per\n"
 	"interval; columns are grouped by the part of their name before the\n"
@@ -59,7 +59,11 @@ static const char tpstat_watch_usage[] =
 	"      --csv               a header line, [time,]seconds,reset,COLUMN...,\n"
 	"                          then a line per interval: the first interval's\n"
 	"                          columns, a field empty where JSON has null or a\n"
-	"                          line is gone\n";
+	"                          line is gone\n"
+	"      --hist NAME         SET's histogram NAME (its NAME.* lines, its\n"
+	"                          file NAME: runqlat of sched) per interval, as\n"
+	"                          runqlat 1 prints: the events of the interval,\n"
+	"                          then its buckets' growth, a bar of stars each\n";
 
 struct watch {
 	const char *set;
@@ -81,7 +85,9 @@ struct watch {
 	char *columns;
 	unsigned int warned;
 	/* --json or --csv: a record per interval, for a program. */
-	enum { WATCH_TEXT, WATCH_JSON, WATCH_CSV } format;
+	enum { WATCH_TEXT, WATCH_JSON, WATCH_CSV, WATCH_HIST } format;
+	/* --hist: the histogram's name, its lines' prefix. */
+	const char *hist;
 	/* --csv: the header's lines, the columns of every record. */
 	char **csv_lines;
 	size_t nr_csv;
@@ -570,6 +576,97 @@ static void print_csv(struct watch *w, const struct tpstat_sample *s,
 	tpstat_buf_free(&name);
 }
 
+/* The bar of a histogram's bucket, as the kernel's files draw it. */
+#define HIST_BAR	40
+
+/* A histogram's row, as core/hist.c prints it in the set's own file. */
+static void print_bucket(unsigned long long low, unsigned long long high,
+			 unsigned long long n, unsigned long long peak)
+{
+	int stars = (__uint128_t)n * HIST_BAR / peak;
+
+	printf("%10llu -> %-10llu : %-9llu |%-*.*s|\n", low, high, n, HIST_BAR, stars,
+	       "****************************************");
+}
+
+/*
+ * --hist: the interval's histogram, from its buckets' growth, as BCC's
+ * runqlat 1 prints one per interval: a line saying how many events in how
+ * long, then the power-of-two buckets from the first that grew to the
+ * last, each with its count and a bar of stars. Returns -1 after a usage
+ * error: the set has no such histogram.
+ */
+static int print_hist(struct watch *w, const struct tpstat_sample *prev,
+		      const struct tpstat_sample *cur, double dt, bool reset,
+		      bool first)
+{
+	size_t i, k, nr, len = strlen(w->hist), from = 0, to = 0;
+	unsigned long long total = 0, peak = 0, low;
+	const struct tpstat_meaning *m = NULL;
+	struct tpstat_buf all = { 0 };
+	struct tpstat_bucket *b;
+	char now[16];
+	bool down;
+
+	for (i = 0; i < cur->stats.nr && !m; i++)
+		if (cur->m[i].kind == TPSTAT_HIST && cur->m[i].part == TPSTAT_HIST_COUNT &&
+		    cur->m[i].prefix_len == len &&
+		    !strncmp(cur->stats.lines[i].name, w->hist, len))
+			m = &cur->m[i];
+	if (!m && first) {
+		for (i = 0; i < cur->stats.nr; i++)
+			if (cur->m[i].kind == TPSTAT_HIST &&
+			    cur->m[i].part == TPSTAT_HIST_COUNT)
+				tpstat_buf_printf(&all, "%s%.*s", all.len ? " " : "",
+						  (int)cur->m[i].prefix_len,
+						  cur->stats.lines[i].name);
+		tpstat_usage_error(w->cmd, "--hist: %s has no histogram '%s' (its histograms: %s)",
+				   w->set, w->hist, all.s ? all.s : "none");
+		tpstat_buf_free(&all);
+		return -1;
+	}
+	printf("\n");
+	if (w->timestamp) {
+		time_of_day(now, sizeof(now));
+		printf("%s ", now);
+	}
+	if (!m) {
+		printf("%s: not in %s/stats now\n", w->hist, w->set);
+		return 0;
+	}
+	nr = tpstat_bucket_deltas(prev, cur, w->hist, len, reset, &b, &down);
+	for (k = 0; k < nr; k++) {
+		if (b[k].delta && !total)
+			from = k;
+		if (b[k].delta)
+			to = k;
+		total += b[k].delta;
+		if (b[k].delta > peak)
+			peak = b[k].delta;
+	}
+	if (down) {
+		printf("%s: a bucket went down without a reset: no histogram for this interval\n",
+		       w->hist);
+		free(b);
+		return 0;
+	}
+	printf("%s: %llu event%s in %.3f s%s\n", w->hist, total, total == 1 ? "" : "s",
+	       dt, reset ? ", since a reset of the set" : "");
+	if (total)
+		printf("%24s : %-9s distribution\n",
+		       m->unit == TPSTAT_UNIT_NS ? "nsecs" : "value", "count");
+	for (k = from; total && k <= to; k++) {
+		print_bucket(b[k].low, b[k].high, b[k].delta, peak);
+		/* The empty power-of-two buckets up to the next, as the file has them. */
+		for (low = b[k].high + 1; k < to && low && low < b[k + 1].low;
+		     low = 2 * low)
+			print_bucket(low, 2 * low - 1 < b[k + 1].low ? 2 * low - 1 :
+				     b[k + 1].low - 1, 0, peak);
+	}
+	free(b);
+	return 0;
+}
+
 /* One interval: @cur against @prev. Returns -1 after a usage error. */
 static int print_interval(struct watch *w, const struct tpstat_sample *prev,
 			  const struct tpstat_sample *cur, bool first)
@@ -585,6 +682,10 @@ static int print_interval(struct watch *w, const struct tpstat_sample *prev,
 	size_t i, down;
 
 	down = tpstat_rates(prev, cur, r, &dt, &reset, &down_names);
+	if (w->format == WATCH_HIST) {
+		nr = print_hist(w, prev, cur, dt, reset, first);
+		goto out;
+	}
 	if (w->nr_want)
 		nr = wanted_columns(w, cur, cols, first);
 	else
@@ -700,6 +801,7 @@ int tpstat_watch(int argc, char **argv)
 		{ "columns", required_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "csv", no_argument, NULL, 'V' },
+		{ "hist", required_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct watch w = { .top = 5, .cmd = argv[0] };
@@ -738,10 +840,12 @@ int tpstat_watch(int argc, char **argv)
 			break;
 		case 'J':
 		case 'V':
+		case 'H':
 			if (w.format != WATCH_TEXT)
 				ret = tpstat_usage_error(argv[0],
-							 "takes one of --json and --csv");
-			w.format = c == 'J' ? WATCH_JSON : WATCH_CSV;
+							 "takes one of --json, --csv and --hist");
+			w.format = c == 'J' ? WATCH_JSON : c == 'V' ? WATCH_CSV : WATCH_HIST;
+			w.hist = optarg;
 			break;
 		}
 		if (ret)
