@@ -18,7 +18,7 @@
 
 #include "tpstat.h"
 
-static void put_string(FILE *f, const char *s)
+void tpstat_json_string(FILE *f, const char *s)
 {
 	struct tpstat_buf b = { 0 };
 
@@ -35,7 +35,7 @@ static void put_values(FILE *f, const struct tpstat_stats *v, int indent)
 	fputc('{', f);
 	for (i = 0; i < v->nr; i++) {
 		fprintf(f, "%s\n%*s", i ? "," : "", indent, "");
-		put_string(f, v->lines[i].name);
+		tpstat_json_string(f, v->lines[i].name);
 		fprintf(f, ": %llu", v->lines[i].value);
 	}
 	if (v->nr)
@@ -76,7 +76,7 @@ static int put_set(FILE *f, const char *set, const struct tpstat_probes *probes,
 	tpstat_free_meanings(m, stats.nr);
 	free(m);
 	fprintf(f, "%s\n    ", (*done)++ ? "," : "");
-	put_string(f, set);
+	tpstat_json_string(f, set);
 	fprintf(f, ": {\n      \"probes\": [");
 	for (i = 0; i < probes->nr; i++) {
 		const struct tpstat_probe *p = &probes->p[i];
@@ -84,9 +84,9 @@ static int put_set(FILE *f, const char *set, const struct tpstat_probes *probes,
 		if (strcmp(p->set, set))
 			continue;
 		fprintf(f, "%s\n        { \"tracepoint\": ", n++ ? "," : "");
-		put_string(f, p->tracepoint);
+		tpstat_json_string(f, p->tracepoint);
 		fprintf(f, ", \"state\": ");
-		put_string(f, p->state);
+		tpstat_json_string(f, p->state);
 		fprintf(f, ", \"hits\": %llu, \"dropped\": %llu }", p->hits, p->dropped);
 	}
 	fprintf(f, "%s],\n      \"stats\": ", n ? "\n      " : "");
@@ -123,7 +123,7 @@ int tpstat_export_json(FILE *f, char **sets, size_t nr)
 		return -1;
 	}
 	fprintf(f, "{\n  \"version\": ");
-	put_string(f, version);
+	tpstat_json_string(f, version);
 	fprintf(f, ",\n  \"memory\": ");
 	put_values(f, &memory, 4);
 	fprintf(f, ",\n  \"sets\": {");

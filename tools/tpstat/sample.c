@@ -149,14 +149,9 @@ static void means(const struct tpstat_sample *cur, struct tpstat_rate *r)
 	tpstat_buf_free(&name);
 }
 
-/* A bucket's growth in the interval, with its bounds. */
-struct bucket_delta {
-	unsigned long long low, high, delta;
-};
-
 static int cmp_bucket(const void *a, const void *b)
 {
-	const struct bucket_delta *x = a, *y = b;
+	const struct tpstat_bucket *x = a, *y = b;
 
 	return (x->low > y->low) - (x->low < y->low);
 }
@@ -177,6 +172,54 @@ static size_t lower_bound(const struct tpstat_sample *s, const char *key)
 	return lo;
 }
 
+size_t tpstat_bucket_deltas(const struct tpstat_sample *prev,
+			    const struct tpstat_sample *cur, const char *prefix,
+			    size_t prefix_len, bool reset, struct tpstat_bucket **b,
+			    bool *down)
+{
+	struct tpstat_buf key = { 0 };
+	size_t k, nr = 0;
+
+	*b = NULL;
+	*down = false;
+	tpstat_buf_printf(&key, "%.*s.bucket_", (int)prefix_len, prefix);
+	for (k = lower_bound(cur, key.s); k < cur->stats.nr; k++) {
+		size_t l = cur->by_name[k];
+		const struct tpstat_line *line = &cur->stats.lines[l];
+		const struct tpstat_line *p;
+		unsigned long long before;
+
+		if (strncmp(line->name, key.s, key.len))
+			break;
+		if (cur->m[l].kind != TPSTAT_HIST ||
+		    cur->m[l].part != TPSTAT_HIST_BUCKET ||
+		    cur->m[l].prefix_len != prefix_len)
+			continue;
+		p = reset ? NULL : tpstat_sample_line(prev, line->name);
+		before = p ? p->value : 0;
+		if (line->value < before)
+			*down = true;
+		*b = tpstat_realloc(*b, (nr + 1) * sizeof(**b));
+		(*b)[nr].low = cur->m[l].bucket_low;
+		(*b)[nr].high = cur->m[l].bucket_high;
+		(*b)[nr++].delta = line->value < before ? 0 : line->value - before;
+	}
+	/* A bucket gone from the file without a reset went down too. */
+	for (k = reset ? prev->stats.nr : lower_bound(prev, key.s);
+	     k < prev->stats.nr; k++) {
+		const char *name = prev->stats.lines[prev->by_name[k]].name;
+
+		if (strncmp(name, key.s, key.len))
+			break;
+		if (!tpstat_sample_line(cur, name))
+			*down = true;
+	}
+	tpstat_buf_free(&key);
+	if (nr)
+		qsort(*b, nr, sizeof(**b), cmp_bucket);
+	return nr;
+}
+
 /*
  * The interval's 99th percentile of the histogram whose p99 line is @i:
  * the upper bound of the bucket its 99th event in a hundred fell in,
@@ -189,49 +232,16 @@ static void interval_p99(const struct tpstat_sample *prev,
 			 struct tpstat_rate *r)
 {
 	const struct tpstat_meaning *m = &cur->m[i];
-	struct tpstat_buf key = { 0 };
-	struct bucket_delta *b = NULL;
 	unsigned long long total = 0, target, below = 0;
-	size_t k, nr = 0;
+	struct tpstat_bucket *b;
+	size_t k, nr;
 
 	r->p99 = true;
 	r->unit = m->unit;
-	tpstat_buf_printf(&key, "%.*s.bucket_", (int)m->prefix_len,
-			  cur->stats.lines[i].name);
-	for (k = lower_bound(cur, key.s); k < cur->stats.nr; k++) {
-		size_t l = cur->by_name[k];
-		const struct tpstat_line *line = &cur->stats.lines[l];
-		const struct tpstat_line *p;
-		unsigned long long before;
-
-		if (strncmp(line->name, key.s, key.len))
-			break;
-		if (cur->m[l].part != TPSTAT_HIST_BUCKET ||
-		    cur->m[l].prefix_len != m->prefix_len)
-			continue;
-		p = reset ? NULL : tpstat_sample_line(prev, line->name);
-		before = p ? p->value : 0;
-		if (line->value < before)
-			r->down = true;
-		b = tpstat_realloc(b, (nr + 1) * sizeof(*b));
-		b[nr].low = cur->m[l].bucket_low;
-		b[nr].high = cur->m[l].bucket_high;
-		b[nr].delta = line->value < before ? 0 : line->value - before;
-		total += b[nr++].delta;
-	}
-	/* A bucket gone from the file without a reset went down too. */
-	for (k = reset ? prev->stats.nr : lower_bound(prev, key.s);
-	     k < prev->stats.nr; k++) {
-		const char *name = prev->stats.lines[prev->by_name[k]].name;
-
-		if (strncmp(name, key.s, key.len))
-			break;
-		if (!tpstat_sample_line(cur, name))
-			r->down = true;
-	}
-	tpstat_buf_free(&key);
-	if (nr)
-		qsort(b, nr, sizeof(*b), cmp_bucket);
+	nr = tpstat_bucket_deltas(prev, cur, cur->stats.lines[i].name,
+				  m->prefix_len, reset, &b, &r->down);
+	for (k = 0; k < nr; k++)
+		total += b[k].delta;
 	/* The 99th of 100 events: ceil(total * 0.99), and at least one. */
 	target = total / 100 * 99 + ((total % 100) * 99 + 99) / 100;
 	for (k = 0; total && k < nr; k++) {

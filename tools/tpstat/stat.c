@@ -715,11 +715,9 @@ static void stat_json(const struct stat_run *r, const struct tpstat_sample *prev
 		      const struct tpstat_sample *cur, double dt, const int *cpus,
 		      size_t nr_cpus, const double *at, const struct stat_event *e)
 {
-	struct tpstat_buf label = { 0 };
 	unsigned long long n;
 	size_t c;
 
-	tpstat_escape(&label, e->label, TPSTAT_ESCAPE_JSON);
 	for (c = 0; c < (nr_cpus ? nr_cpus : 1); c++) {
 		int cpu = nr_cpus ? cpus[c] : -1;
 
@@ -729,10 +727,11 @@ static void stat_json(const struct stat_run *r, const struct tpstat_sample *prev
 			fprintf(r->out, "\"time\": %.3f, ", *at);
 		if (nr_cpus)
 			fprintf(r->out, "\"cpu\": %d, ", cpu);
-		fprintf(r->out, "\"event\": \"%s\", \"count\": %llu, \"rate\": %.3f}\n",
-			label.s, n, dt > 0 ? n / dt : 0);
+		fputs("\"event\": ", r->out);
+		tpstat_json_string(r->out, e->label);
+		fprintf(r->out, ", \"count\": %llu, \"rate\": %.3f}\n", n,
+			dt > 0 ? n / dt : 0);
 	}
-	tpstat_buf_free(&label);
 }
 
 /*

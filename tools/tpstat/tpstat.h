@@ -330,6 +330,22 @@ size_t tpstat_rates(const struct tpstat_sample *prev,
 		    const struct tpstat_sample *cur, struct tpstat_rate *r,
 		    double *dt, bool *reset, struct tpstat_buf *down_names);
 
+/* A histogram's bucket and its growth in an interval. */
+struct tpstat_bucket {
+	unsigned long long low, high, delta;
+};
+
+/*
+ * The buckets of @cur's histogram whose lines start with the @prefix_len
+ * characters of @prefix ("runqlat"), sorted by their bounds, each with its
+ * growth since @prev (from zero with @reset); @down says that one went
+ * down or is gone without a reset. Returns how many, in *@b, to free.
+ */
+size_t tpstat_bucket_deltas(const struct tpstat_sample *prev,
+			    const struct tpstat_sample *cur, const char *prefix,
+			    size_t prefix_len, bool reset, struct tpstat_bucket **b,
+			    bool *down);
+
 /* A line of @s named @name, or NULL. */
 const struct tpstat_line *tpstat_sample_line(const struct tpstat_sample *s,
 					     const char *name);
@@ -406,6 +422,9 @@ bool tpstat_event_is_glob(const char *s, size_t n);
 bool tpstat_event_match(const struct tpstat_tracepoint *tp, const char *spec);
 /* Why @spec may have matched nothing: "", or a clause in parentheses. */
 const char *tpstat_event_hint(const struct tpstat_tracepoints *t, const char *spec);
+
+/* @s as a JSON string, quoted and escaped (json.c). */
+void tpstat_json_string(FILE *f, const char *s);
 
 /* export.c's two formats. */
 int tpstat_export_prometheus(FILE *f, char **sets, size_t nr);

@@ -7,6 +7,7 @@
  * without one shows as "-", never as a negative rate.
  */
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -16,7 +17,8 @@
 #include "tpstat.h"
 
 static const char tpstat_watch_usage[] =
-	"usage: tpstat watch [-T] [-c COLUMN[,...]] [-i SECONDS] [-n COUNT] [-t KEYS] SET\n"
+	"usage: tpstat watch [-T] [-c COLUMN[,...]] [-i SECONDS] [-n COUNT] [-t KEYS]\n"
+	"                    [--json | --csv | --hist NAME] SET\n"
 	"\n"
 	"Every counter of SET's stats as a rate per second, one line per\n"
 	"interval; columns are grouped by the part of their name before the\n"
@@ -36,6 +38,11 @@ static const char tpstat_watch_usage[] =
 	"own counters, then its tracepoints' hits and dropped; those left out\n"
 	"are named once on stderr.\n"
 	"\n"
+	"With --json or --csv, a record per interval for a program, written as\n"
+	"the interval ends: the same values unscaled (rates per second with\n"
+	"three decimals, avg and p99 in the histogram's own unit, such as ns), by\n"
+	"the columns' -c names, every column unless -c chooses; no tables.\n"
+	"\n"
 	"  -c, --columns COLUMN[,...]\n"
 	"                          these columns, in this order: names as the\n"
 	"                          header shows them, group.name (runqlat.p99,\n"
@@ -43,7 +50,20 @@ static const char tpstat_watch_usage[] =
 	"  -i, --interval SECONDS  time between lines (default 1; 0.01 at least)\n"
 	"  -n, --count COUNT       stop after COUNT lines (default: never)\n"
 	"  -t, --top KEYS          keys per table's line (default 5; 0: none)\n"
-	"  -T, --timestamp         each line starts with its time of day\n";
+	"  -T, --timestamp         each line starts with its time of day\n"
+	"      --json              an object per line, as perf stat -j: with -T\n"
+	"                          \"time\", then \"set\", \"seconds\" (what the rates\n"
+	"                          are over), \"reset\" (true: the set was reset in\n"
+	"                          the interval) and each column; null for a\n"
+	"                          counter or bucket that went down\n"
+	"      --csv               a header line, [time,]seconds,reset,COLUMN...,\n"
+	"                          then a line per interval: the first interval's\n"
+	"                          columns, a field empty where JSON has null or a\n"
+	"                          line is gone\n"
+	"      --hist NAME         SET's histogram NAME (its NAME.* lines, its\n"
+	"                          file NAME: runqlat of sched) per interval, as\n"
+	"                          runqlat 1 prints: the events of the interval,\n"
+	"                          then its buckets' growth, a bar of stars each\n";
 
 struct watch {
 	const char *set;
@@ -64,6 +84,13 @@ struct watch {
 	/* The last header's columns, one string, to see them change. */
 	char *columns;
 	unsigned int warned;
+	/* --json or --csv: a record per interval, for a program. */
+	enum { WATCH_TEXT, WATCH_JSON, WATCH_CSV, WATCH_HIST } format;
+	/* --hist: the histogram's name, its lines' prefix. */
+	const char *hist;
+	/* --csv: the header's lines, the columns of every record. */
+	char **csv_lines;
+	size_t nr_csv;
 };
 
 #define MIN_WIDTH	6
@@ -432,16 +459,212 @@ static size_t print_tables(const struct watch *w, const struct tpstat_sample *s,
 	return printed;
 }
 
-/* The local time the line is printed at, HH:MM:SS. */
-static void print_time_of_day(void)
+/* The local time a line is printed at, HH:MM:SS. */
+static void time_of_day(char *buf, size_t size)
 {
 	time_t now = time(NULL);
-	char buf[16];
 	struct tm tm;
 
-	if (!localtime_r(&now, &tm) || !strftime(buf, sizeof(buf), "%H:%M:%S", &tm))
-		snprintf(buf, sizeof(buf), "?");
-	printf("%8s", buf);
+	if (!localtime_r(&now, &tm) || !strftime(buf, size, "%H:%M:%S", &tm))
+		snprintf(buf, size, "?");
+}
+
+/*
+ * A value of a record: the rate per second, a histogram's mean or p99 in
+ * its unit (nanoseconds), unscaled; @none for a counter that went down.
+ */
+static void record_value(char *buf, size_t size, const struct tpstat_rate *r,
+			 const char *none)
+{
+	if (r->down)
+		snprintf(buf, size, "%s", none);
+	else if (r->p99)
+		snprintf(buf, size, "%.0f", r->rate);
+	else
+		snprintf(buf, size, "%.3f", r->rate);
+}
+
+/* A CSV field, quoted when it holds a comma, a quote or a line break. */
+static void csv_field(const char *s)
+{
+	if (!s[strcspn(s, ",\"\r\n")]) {
+		fputs(s, stdout);
+		return;
+	}
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"')
+			putchar('"');
+		putchar(*s);
+	}
+	putchar('"');
+}
+
+/*
+ * --json: the interval as one object on a line, as perf stat -j: with -T
+ * its "time", then "set", the "seconds" its rates are over, whether the
+ * set was "reset" in it, and each column by its -c name; a counter that
+ * went down is null.
+ */
+static void print_json(const struct watch *w, const struct tpstat_sample *s,
+		       const struct tpstat_rate *r, const size_t *cols, size_t nr,
+		       double dt, bool reset)
+{
+	struct tpstat_buf name = { 0 };
+	char buf[64];
+	size_t i;
+
+	putchar('{');
+	if (w->timestamp) {
+		time_of_day(buf, sizeof(buf));
+		printf("\"time\": \"%s\", ", buf);
+	}
+	fputs("\"set\": ", stdout);
+	tpstat_json_string(stdout, w->set);
+	printf(", \"seconds\": %.3f, \"reset\": %s", dt, reset ? "true" : "false");
+	for (i = 0; i < nr; i++) {
+		column_name(&s->m[cols[i]], &name);
+		fputs(", ", stdout);
+		tpstat_json_string(stdout, name.s);
+		record_value(buf, sizeof(buf), &r[cols[i]], "null");
+		printf(": %s", buf);
+	}
+	printf("}\n");
+	tpstat_buf_free(&name);
+}
+
+/*
+ * --csv: a header line first, [time,]seconds,reset and the columns by
+ * their -c names; then a line per interval. The columns are the first
+ * interval's: a line gone from the stats since leaves its field empty, as
+ * does a counter that went down.
+ */
+static void print_csv(struct watch *w, const struct tpstat_sample *s,
+		      const struct tpstat_rate *r, const size_t *cols, size_t nr,
+		      double dt, bool reset)
+{
+	const struct tpstat_line *l;
+	struct tpstat_buf name = { 0 };
+	char buf[64];
+	size_t i;
+
+	if (!w->csv_lines) {
+		w->csv_lines = tpstat_alloc((nr + 1) * sizeof(*w->csv_lines));
+		fputs(w->timestamp ? "time,seconds,reset" : "seconds,reset", stdout);
+		for (i = 0; i < nr; i++) {
+			w->csv_lines[i] = tpstat_strdup(s->stats.lines[cols[i]].name);
+			column_name(&s->m[cols[i]], &name);
+			putchar(',');
+			csv_field(name.s);
+		}
+		w->nr_csv = nr;
+		putchar('\n');
+	}
+	if (w->timestamp) {
+		time_of_day(buf, sizeof(buf));
+		printf("%s,", buf);
+	}
+	printf("%.3f,%d", dt, reset);
+	for (i = 0; i < w->nr_csv; i++) {
+		l = tpstat_sample_line(s, w->csv_lines[i]);
+		buf[0] = '\0';
+		if (l)
+			record_value(buf, sizeof(buf), &r[l - s->stats.lines], "");
+		printf(",%s", buf);
+	}
+	putchar('\n');
+	tpstat_buf_free(&name);
+}
+
+/* The bar of a histogram's bucket, as the kernel's files draw it. */
+#define HIST_BAR	40
+
+/* A histogram's row, as core/hist.c prints it in the set's own file. */
+static void print_bucket(unsigned long long low, unsigned long long high,
+			 unsigned long long n, unsigned long long peak)
+{
+	int stars = (__uint128_t)n * HIST_BAR / peak;
+
+	printf("%10llu -> %-10llu : %-9llu |%-*.*s|\n", low, high, n, HIST_BAR, stars,
+	       "****************************************");
+}
+
+/*
+ * --hist: the interval's histogram, from its buckets' growth, as BCC's
+ * runqlat 1 prints one per interval: a line saying how many events in how
+ * long, then the power-of-two buckets from the first that grew to the
+ * last, each with its count and a bar of stars. Returns -1 after a usage
+ * error: the set has no such histogram.
+ */
+static int print_hist(struct watch *w, const struct tpstat_sample *prev,
+		      const struct tpstat_sample *cur, double dt, bool reset,
+		      bool first)
+{
+	size_t i, k, nr, len = strlen(w->hist), from = 0, to = 0;
+	unsigned long long total = 0, peak = 0, low;
+	const struct tpstat_meaning *m = NULL;
+	struct tpstat_buf all = { 0 };
+	struct tpstat_bucket *b;
+	char now[16];
+	bool down;
+
+	for (i = 0; i < cur->stats.nr && !m; i++)
+		if (cur->m[i].kind == TPSTAT_HIST && cur->m[i].part == TPSTAT_HIST_COUNT &&
+		    cur->m[i].prefix_len == len &&
+		    !strncmp(cur->stats.lines[i].name, w->hist, len))
+			m = &cur->m[i];
+	if (!m && first) {
+		for (i = 0; i < cur->stats.nr; i++)
+			if (cur->m[i].kind == TPSTAT_HIST &&
+			    cur->m[i].part == TPSTAT_HIST_COUNT)
+				tpstat_buf_printf(&all, "%s%.*s", all.len ? " " : "",
+						  (int)cur->m[i].prefix_len,
+						  cur->stats.lines[i].name);
+		tpstat_usage_error(w->cmd, "--hist: %s has no histogram '%s' (its histograms: %s)",
+				   w->set, w->hist, all.s ? all.s : "none");
+		tpstat_buf_free(&all);
+		return -1;
+	}
+	printf("\n");
+	if (w->timestamp) {
+		time_of_day(now, sizeof(now));
+		printf("%s ", now);
+	}
+	if (!m) {
+		printf("%s: not in %s/stats now\n", w->hist, w->set);
+		return 0;
+	}
+	nr = tpstat_bucket_deltas(prev, cur, w->hist, len, reset, &b, &down);
+	for (k = 0; k < nr; k++) {
+		if (b[k].delta && !total)
+			from = k;
+		if (b[k].delta)
+			to = k;
+		total += b[k].delta;
+		if (b[k].delta > peak)
+			peak = b[k].delta;
+	}
+	if (down) {
+		printf("%s: a bucket went down without a reset: no histogram for this interval\n",
+		       w->hist);
+		free(b);
+		return 0;
+	}
+	printf("%s: %llu event%s in %.3f s%s\n", w->hist, total, total == 1 ? "" : "s",
+	       dt, reset ? ", since a reset of the set" : "");
+	if (total)
+		printf("%24s : %-9s distribution\n",
+		       m->unit == TPSTAT_UNIT_NS ? "nsecs" : "value", "count");
+	for (k = from; total && k <= to; k++) {
+		print_bucket(b[k].low, b[k].high, b[k].delta, peak);
+		/* The empty power-of-two buckets up to the next, as the file has them. */
+		for (low = b[k].high + 1; k < to && low && low < b[k + 1].low;
+		     low = 2 * low)
+			print_bucket(low, 2 * low - 1 < b[k + 1].low ? 2 * low - 1 :
+				     b[k + 1].low - 1, 0, peak);
+	}
+	free(b);
+	return 0;
 }
 
 /* One interval: @cur against @prev. Returns -1 after a usage error. */
@@ -459,12 +682,24 @@ static int print_interval(struct watch *w, const struct tpstat_sample *prev,
 	size_t i, down;
 
 	down = tpstat_rates(prev, cur, r, &dt, &reset, &down_names);
+	if (w->format == WATCH_HIST) {
+		nr = print_hist(w, prev, cur, dt, reset, first);
+		goto out;
+	}
 	if (w->nr_want)
 		nr = wanted_columns(w, cur, cols, first);
 	else
 		nr = default_columns(w, cur, cols, widths);
 	if (nr < 0)
 		goto out;
+	if (w->format == WATCH_JSON) {
+		print_json(w, cur, r, cols, nr, dt, reset);
+		goto out;
+	}
+	if (w->format == WATCH_CSV) {
+		print_csv(w, cur, r, cols, nr, dt, reset);
+		goto out;
+	}
 	layout(cur, cols, nr, widths, &top, &names);
 	/* The columns of no group leave blanks at the end of the first line. */
 	while (top.len && top.s[top.len - 1] == ' ')
@@ -481,8 +716,10 @@ static int print_interval(struct watch *w, const struct tpstat_sample *prev,
 	free(w->columns);
 	w->columns = columns;
 
-	if (w->timestamp)
-		print_time_of_day();
+	if (w->timestamp) {
+		time_of_day(buf, sizeof(buf));
+		printf("%8s", buf);
+	}
 	for (i = 0; i < (size_t)nr; i++) {
 		tpstat_format_rate(buf, sizeof(buf), &r[cols[i]]);
 		printf(" %*s", widths[i], buf);
@@ -562,6 +799,9 @@ int tpstat_watch(int argc, char **argv)
 		{ "top", required_argument, NULL, 't' },
 		{ "timestamp", no_argument, NULL, 'T' },
 		{ "columns", required_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "csv", no_argument, NULL, 'V' },
+		{ "hist", required_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct watch w = { .top = 5, .cmd = argv[0] };
@@ -598,6 +838,15 @@ int tpstat_watch(int argc, char **argv)
 		case 'T':
 			w.timestamp = true;
 			break;
+		case 'J':
+		case 'V':
+		case 'H':
+			if (w.format != WATCH_TEXT)
+				ret = tpstat_usage_error(argv[0],
+							 "takes one of --json, --csv and --hist");
+			w.format = c == 'J' ? WATCH_JSON : c == 'V' ? WATCH_CSV : WATCH_HIST;
+			w.hist = optarg;
+			break;
 		}
 		if (ret)
 			goto out;
@@ -615,6 +864,9 @@ int tpstat_watch(int argc, char **argv)
 		goto out;
 	}
 	screen_size(&w.height, &w.width);
+	/* A record has room for every column. */
+	if (w.format != WATCH_TEXT)
+		w.width = UINT_MAX;
 	if (tpstat_sample(w.set, &prev, &w.warned))
 		goto out;
 	ret = 0;
@@ -642,5 +894,8 @@ out:
 		free(w.want[n]);
 	free(w.want);
 	free(w.columns);
+	for (n = 0; n < w.nr_csv; n++)
+		free(w.csv_lines[n]);
+	free(w.csv_lines);
 	return ret;
 }
