@@ -59,7 +59,9 @@ static void tpstat_main_usage(FILE *f)
 	      "(default /sys/kernel/tpstat/control).\n"
 	      "Exit status: 0; 1 after one line on stderr saying what went wrong;\n"
 	      "2 when a command or option is used wrongly; tpstat stat exits with\n"
-	      "its command's (tpstat stat --help says more).\n",
+	      "its command's (tpstat stat --help says more).\n"
+	      "Bash completion: make install-tools installs it where bash-completion\n"
+	      "looks (share/bash-completion/completions/tpstat; tpstat(8), FILES).\n",
 	      f);
 }
 
