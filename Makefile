@@ -11,7 +11,7 @@
 # make install    install the modules for KDIR (then modprobe works)
 # make deb        tpstat-dkms_<version>_all.deb, the modules as DKMS builds them
 # make tools      the tpstat command, tools/tpstat/tpstat, linked statically
-# make install-tools  tpstat and its man page, tpstat.8, under PREFIX
+# make install-tools  tpstat, its man page, tpstat.8, and its bash completion, under PREFIX
 
 # The running kernel's build tree if it has one, else the newest installed.
 KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \

@@ -7,7 +7,8 @@
 # numbers (through tpstat_test_tp's module parameter, as its fire file is
 # refused too) and pings of known sizes, and with the file's errors. The
 # tpstat command says which interface to use of a refused file, and does
-# the rest from read-only files.
+# the rest from read-only files; its controls write through the control
+# file.
 #
 # A Debian kernel refuses unsigned modules under lockdown: the modules load
 # first, then this file raises lockdown, which nothing lowers, so make
@@ -51,7 +52,7 @@ stack/control|!nosuch|ENOENT
 CASES
 ncases=$(wc -l < /tmp/cases)
 
-plan $((70 + ncases + ${raise:-0}))
+plan $((73 + ncases + ${raise:-0}))
 
 # ctl LINE: what one write of LINE and a newline to the control file gets;
 # ctl_raw FORMAT: of FORMAT as printf makes it, nothing added.
@@ -294,3 +295,24 @@ $TOOL stat -e tpstat_test_fire -- sh -c "echo 7 > $PARAM" 2> /tmp/stat
 is "stat: exit 0, its command's 7 events counted" \
 	"$? $(awk '$NF == "tpstat_test_fire" { print $1 }' /tmp/stat)" "0 7"
 is "stat: no instance left" "$(ls -d $TP/count/stat_* 2>/dev/null | wc -l)" 0
+
+# The tpstat command's controls write through the control file: their
+# effect on events fired on purpose, and a refused line's errno as the
+# file's (count/control 1bad: EINVAL, among the cases above).
+hits=$(stat_of test tpstat_test_fire.hits)
+out=$($TOOL enable test 0 2>&1)
+rc=$?
+fire_as tpfire 5
+is "tpstat enable test 0: exit 0, detached, 5 fired not counted" \
+	"$rc $out|$(stat_of test enabled)|$(stat_of test tpstat_test_fire.hits)" "0 |0|$hits"
+out=$($TOOL enable test 2>&1)
+rc=$?
+out2=$($TOOL reset test 2>&1)
+rc2=$?
+fire_as tpfire 6
+is "tpstat enable test, tpstat reset test: attached and zeroed, 6 fired counted" \
+	"$rc $out|$rc2 $out2|$(stat_of test enabled)|$(stat_of test tpstat_test_fire.hits)" \
+	"0 |0 |1|6"
+out=$($TOOL add count 1bad 2>&1)
+is "tpstat add count 1bad: EINVAL, one line naming the file, exit 1" "$? $out" \
+	"1 tpstat: count/control: cannot add '1bad': Invalid argument"

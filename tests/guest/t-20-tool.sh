@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # The tpstat command (tools/tpstat/): its errors with tpstat not loaded,
 # with debugfs unmounted (in a mount namespace of its own) and as a user
-# that is not root; list and show against the files they read; watch's
+# that is not root; list and show against the files they read; the
+# controls (enable, reset, add, remove, filter) against the kernel's files
+# and events fired on purpose; watch's
 # rates against a rate driven on purpose, and a reset in the middle of a
 # watch; entries of the stack set, sets inside it, listed, shown and
 # watched by their paths; the export of every set (count with a filter,
@@ -9,7 +11,7 @@
 # set's entries), none of whose lines is left untyped, which goes to the
 # host for promtool and node_exporter (scripts/check-export).
 
-plan 40
+plan 47
 
 TOOL=/payload/bin/tpstat
 
@@ -88,6 +90,34 @@ echo 1 > $TP/count/enable
 is "list -v: the test set's probes, as the probes file" \
 	"$($TOOL list -v test | awk 'NR > 3 { print $1, $2, $3, $5 }')" \
 	"$(awk '$1 == "test" { print $2, $3, $4, $5 }' $TP/probes)"
+
+# The controls on the real module, each checked against the kernel's own
+# files and events fired on purpose: enable 0 detaches the test set (its
+# stats say so, 50 events fired do not count), enable attaches it again,
+# reset zeroes it (30 fired, 30 counted); filter without an expression
+# lifts count's; add and remove count's tracepoints (20 fired, 20
+# counted; its probe gone from the probes file); filter with one sets
+# count's back; a line the file refuses says the errno a write of it gets.
+hits=$(stat_of test tpstat_test_fire.hits)
+is "tpstat enable test 0: detached, what it fires not counted" \
+	"$(run enable test 0)|$(stat_of test enabled)|$(fire 50; stat_of test tpstat_test_fire.hits)" \
+	"0 |0|$hits"
+is "tpstat enable test, tpstat reset test: attached and zeroed, 30 fired counted" \
+	"$(run enable test)|$(run reset test)|$(stat_of test enabled)|$(fire 30; stat_of test tpstat_test_fire.hits)" \
+	"0 |0 |1|30"
+is "tpstat filter count: none" "$(run filter count)|$(cat $TP/count/filter)" "0 |none"
+is "tpstat add count tpstat_test:tpstat_test_fire: counted, 20 fired" \
+	"$(run add count tpstat_test:tpstat_test_fire)|$(fire 20; stat_of count tpstat_test_fire.hits)" \
+	"0 |20"
+is "tpstat remove count tpstat_test_fire: its probe gone" \
+	"$(run remove count tpstat_test_fire)|$(awk '$1 == "count" && $2 == "tpstat_test_fire"' $TP/probes)" \
+	"0 |"
+is "tpstat filter count EXPR: the expression in force" \
+	"$(run filter count comm == tpstat_nobody)|$(cat $TP/count/filter)" \
+	"0 |comm == tpstat_nobody"
+is "tpstat add count 1bad: the file's own errno, one line, exit 1" \
+	"$(write_error $TP/count/control '1bad\n')|$(run add count 1bad)" \
+	"EINVAL|1 tpstat: count/control: cannot add '1bad': Invalid argument"
 
 # show: as cat, but for the time since the reset, which moves.
 mask() { sed 's/: [0-9.]* s since reset$/: T s since reset/'; }

@@ -18,14 +18,19 @@
 
 #define DEBUGFS_MAGIC	0x64626720
 #define LOCKDOWN	"/sys/kernel/security/lockdown"
-/* Where a kernel that has it takes the writes lockdown refuses debugfs. */
-#define CONTROL_TWIN	"/sys/kernel/tpstat/control"
 
 const char *tpstat_debugfs(void)
 {
 	const char *dir = getenv("TPSTAT_DEBUGFS");
 
 	return dir && *dir ? dir : "/sys/kernel/debug";
+}
+
+const char *tpstat_control_file(void)
+{
+	const char *file = getenv("TPSTAT_CONTROL");
+
+	return file && *file ? file : "/sys/kernel/tpstat/control";
 }
 
 /* "<debugfs>/tpstat/<rel>", to free. */
@@ -135,12 +140,19 @@ int tpstat_write(const char *rel, const char *line)
 
 	/* One line, in one write, as the files want it. */
 	fd = tpstat_open(rel, O_WRONLY);
-	if (fd == -EPERM) {
-		/* Lockdown's refusal: the same line, through its twin. */
-		fd = open(CONTROL_TWIN, O_WRONLY | O_CLOEXEC);
+	if (fd == -EPERM || (fd == -ENOENT && !tpstat_exists(""))) {
+		/*
+		 * Lockdown's refusal, or no debugfs tree to write to: the
+		 * same line, through the twin; an empty line is the path
+		 * alone, as the twin takes it.
+		 */
+		int refused = fd;
+
+		/* No twin: the file's refusal is the news. */
+		fd = open(tpstat_control_file(), O_WRONLY | O_CLOEXEC);
 		if (fd < 0)
-			return -EPERM;
-		tpstat_buf_printf(&b, "%s %s\n", rel, line);
+			return errno == ENOENT ? refused : -errno;
+		tpstat_buf_printf(&b, "%s%s%s\n", rel, *line ? " " : "", line);
 	} else if (fd >= 0) {
 		tpstat_buf_printf(&b, "%s\n", line);
 	} else {
@@ -193,13 +205,13 @@ static void tpstat_access_error(const char *rel, int err, bool writing)
 		tpstat_not_root(path);
 	else if (locked && writing)
 		tpstat_err("%s: refused by kernel lockdown (%s): debugfs opens no file with a write bit, and this tpstat has no %s to take the write instead",
-			   path, mode, CONTROL_TWIN);
+			   path, mode, tpstat_control_file());
 	else if (locked)
 		tpstat_err("%s: refused by kernel lockdown (%s): debugfs opens no file with a write bit, even to read it; read-only files (stats, probes, the sets' tables) still work, and writes go to %s as '%s LINE'",
-			   path, mode, CONTROL_TWIN, rel);
+			   path, mode, tpstat_control_file(), rel);
 	else if (mode && !strcmp(mode, "?"))
 		tpstat_err("%s: %s: under kernel lockdown debugfs refuses files with a write bit (securityfs on /sys/kernel/security would say which mode); writes go to %s as '%s LINE'",
-			   path, strerror(-err), CONTROL_TWIN, rel);
+			   path, strerror(-err), tpstat_control_file(), rel);
 	else
 		tpstat_err("%s: %s", path, strerror(-err));
 	free(mode);

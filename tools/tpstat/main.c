@@ -31,6 +31,11 @@ static const struct tpstat_command tpstat_commands[] = {
 	{ "watch", tpstat_watch, "a set's counters as rates per second, one line per interval" },
 	{ "export", tpstat_export, "every set's stats for Prometheus, or as JSON" },
 	{ "stat", tpstat_stat, "a command's events alone, counted in an instance of its own" },
+	{ "enable", tpstat_enable, "attach (1) or detach (0) a set's probes" },
+	{ "reset", tpstat_reset, "zero what a set counts" },
+	{ "add", tpstat_add, "add tracepoints to a set's control (count, its instances, stack)" },
+	{ "remove", tpstat_remove, "remove tracepoints from a set's control" },
+	{ "filter", tpstat_filter, "set a set's filter, or remove it" },
 };
 
 static void tpstat_main_usage(FILE *f)
@@ -49,10 +54,14 @@ static void tpstat_main_usage(FILE *f)
 	      "tpstat COMMAND --help says more of each, as does tpstat(8).\n"
 	      "TPSTAT_DEBUGFS names another debugfs mount (default /sys/kernel/debug),\n"
 	      "TPSTAT_TRACEFS another tracefs mount (default /sys/kernel/tracing),\n"
-	      "TPSTAT_KALLSYMS another kallsyms (default /proc/kallsyms).\n"
+	      "TPSTAT_KALLSYMS another kallsyms (default /proc/kallsyms),\n"
+	      "TPSTAT_CONTROL the file that takes writes under lockdown\n"
+	      "(default /sys/kernel/tpstat/control).\n"
 	      "Exit status: 0; 1 after one line on stderr saying what went wrong;\n"
 	      "2 when a command or option is used wrongly; tpstat stat exits with\n"
-	      "its command's (tpstat stat --help says more).\n",
+	      "its command's (tpstat stat --help says more).\n"
+	      "Bash completion: make install-tools installs it where bash-completion\n"
+	      "looks (share/bash-completion/completions/tpstat; tpstat(8), FILES).\n",
 	      f);
 }
 

@@ -22,6 +22,12 @@ int tpstat_show(int argc, char **argv);
 int tpstat_watch(int argc, char **argv);
 int tpstat_export(int argc, char **argv);
 int tpstat_stat(int argc, char **argv);
+/* control.c: a line written to a set's enable, reset, control or filter. */
+int tpstat_enable(int argc, char **argv);
+int tpstat_reset(int argc, char **argv);
+int tpstat_add(int argc, char **argv);
+int tpstat_remove(int argc, char **argv);
+int tpstat_filter(int argc, char **argv);
 
 /*
  * getopt_long() for a command, @shortopts starting with ':' (or "+:", for
@@ -84,6 +90,12 @@ void tpstat_buf_free(struct tpstat_buf *b);
 const char *tpstat_debugfs(void);
 
 /*
+ * The file that takes the writes lockdown refuses debugfs, "SET/FILE
+ * LINE": $TPSTAT_CONTROL, else /sys/kernel/tpstat/control.
+ */
+const char *tpstat_control_file(void);
+
+/*
  * Checks that tpstat's directory can be read; if not, says why on one line
  * (not root, debugfs not mounted, tpstat not loaded) and returns -1.
  */
@@ -100,9 +112,11 @@ int tpstat_read(const char *rel, char **text, size_t *len);
 void tpstat_file_error(const char *rel, int err);
 
 /*
- * Writes @line, and a newline, to tpstat/@rel in one write(). Returns 0,
- * or a negative errno: the file's own answer (EINVAL, ENOSPC ...) or why
- * it could not be opened, which tpstat_write_error() says.
+ * Writes @line, and a newline, to tpstat/@rel in one write(); when
+ * lockdown refuses the file (EPERM), or there is no tpstat/ under debugfs,
+ * "@rel @line" to tpstat_control_file() instead, if it is there. Returns
+ * 0, or a negative errno: the file's own answer (EINVAL, ENOSPC ...) or
+ * why it could not be opened, which tpstat_write_error() says.
  */
 int tpstat_write(const char *rel, const char *line);
 void tpstat_write_error(const char *rel, int err);
