@@ -29,7 +29,7 @@ int main(int argc, char **argv)
 	value.cmd = strcmp(argv[2], "gro") ? ETHTOOL_STSO : ETHTOOL_SGRO;
 	value.data = !strcmp(argv[3], "on");
 	memset(&ifr, 0, sizeof(ifr));
-	strcpy(ifr.ifr_name, argv[1]);
+	memcpy(ifr.ifr_name, argv[1], strlen(argv[1]));
 	ifr.ifr_data = (void *)&value;
 	fd = socket(AF_INET, SOCK_DGRAM, 0);
 	if (fd < 0) {
