@@ -80,16 +80,21 @@ fi
 # the naming and the one since the count before (a busy host may preempt
 # a side between them), less the last block's wakeup, which has not come,
 # plus a run that began before the naming and ended after it.
+# pingpong_blocked K: the ping-pong of K round trips started, its input
+# held open on fd 5, and waited for until both sides said done (and block).
+pingpong_blocked() {
+	$SL pingpong "$1" < /tmp/ppgo > /tmp/pp.out &
+	exec 5> /tmp/ppgo
+	n=0
+	while [ "$(grep -c ' done ' /tmp/pp.out)" -lt 2 ] && [ $n -lt 600 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	sleep 0.3
+}
 rm -f /tmp/ppgo
 mkfifo /tmp/ppgo
-$SL pingpong 500 < /tmp/ppgo > /tmp/pp.out &
-exec 5> /tmp/ppgo
-n=0
-while [ "$(grep -c ' done ' /tmp/pp.out)" -lt 2 ] && [ $n -lt 600 ]; do
-	sleep 0.1
-	n=$((n + 1))
-done
-sleep 0.3
+pingpong_blocked 500
 # proc_switches PID: "NVCSW NIVCSW" now.
 proc_switches() {
 	awk '$1 == "voluntary_ctxt_switches:" { v = $2 }
@@ -399,14 +404,7 @@ fi
 # 200, at least 100), and neither side has a row.
 rmmod tpstat_sched
 check "tpstat_sched.ko loads with max_comms=1" load tpstat_sched max_comms=1
-$SL pingpong 100 < /tmp/ppgo > /tmp/pp.out &
-exec 5> /tmp/ppgo
-n=0
-while [ "$(grep -c ' done ' /tmp/pp.out)" -lt 2 ] && [ $n -lt 600 ]; do
-	sleep 0.1
-	n=$((n + 1))
-done
-sleep 0.3
+pingpong_blocked 100
 grep -v ' done ' /tmp/pp.out | grep '^tps' > /tmp/pp
 cp $TP/sched/stats /tmp/sched.stats
 switched=0
