@@ -201,13 +201,16 @@ comm_sum() {
 	awk '$1 == "tpshogs" { print $2, $2 * $3 }' "$1"
 }
 # near GOT COUNT LOW HIGH: GOT, short by less than COUNT, within 1% and 1 ms
-# of LOW and HIGH, and on the debug kernel 50 us more per slice: the
+# of LOW and HIGH, and on the debug kernel 200 us more per slice: the
 # kernel times a slice from its scheduler clock's reading, tpstat from the
 # tracepoint a few steps later, and under KASAN and lockdep those steps
-# took about 30 us a slice more at a task's switch out than at its switch
-# in (1173.5 ms counted against 1146.6 at most, in one CI run).
+# take longer at a task's switch out than at its switch in: about 30 us
+# a slice in one CI run (1173.5 ms counted against 1146.6 at most), and
+# in another more than the 50 us then allowed (1497.6 ms against a bound
+# of 1482.2): the emulated clock runs on the host's time. A task left out
+# is still off by half the sum.
 per_slice=0
-debug_kernel && per_slice=50000
+debug_kernel && per_slice=200000
 near() {
 	within "$1" "$2" $(($4 - $4 / 100 - 1000000 - $3 - $3 * per_slice)) \
 		$(($5 + $5 / 100 + 1000000 + $3 * per_slice))
