@@ -9,7 +9,8 @@
 # make demo       boot a kernel in qemu, load the probes, run a workload
 # make bench      cost per event against an empty probe, ftrace, perf and BPF
 # make install    install the modules for KDIR (then modprobe works)
-# make deb        tpstat-dkms_<version>_all.deb, the modules as DKMS builds them
+# make deb        tpstat-dkms_<version>_all.deb, the modules as DKMS builds them,
+#                 and tpstat_<version>_<arch>.deb, the command
 # make tools      the tpstat command, tools/tpstat/tpstat, linked statically
 # make install-tools  tpstat, its man page, tpstat.8, and its bash completion, under PREFIX
 
@@ -60,6 +61,6 @@ deb:
 clean:
 	test -z "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C tools/tpstat clean
-	rm -rf build tpstat-dkms_*.deb
+	rm -rf build tpstat-dkms_*.deb tpstat_*.deb
 
 .PHONY: all modules install kernels tools install-tools check soak plants demo bench deb clean
