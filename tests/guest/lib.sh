@@ -105,6 +105,10 @@ uptime_s() {
 	echo "${up%.*}"
 }
 
+# ping_lo COUNT SIZE: COUNT pings of SIZE bytes over lo, each sent as soon
+# as the last reply came.
+ping_lo() { ping -A -q -c "$1" -s "$2" -W 5 127.0.0.1 > /dev/null; }
+
 # Centiseconds since boot.
 uptime_cs() {
 	read -r up rest < /proc/uptime

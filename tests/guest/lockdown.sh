@@ -60,7 +60,6 @@ ctl() { write_error $CTL "$1\n"; }
 ctl_raw() { write_error $CTL "$1"; }
 # fire_as COMM N: N events from a task named COMM.
 fire_as() { sh -c "printf %s $1 > /proc/self/comm; echo $2 > $PARAM"; }
-ping_lo() { ping -A -q -c "$1" -s "$2" -W 5 127.0.0.1 > /dev/null; }
 # lo's received packets and bytes, sent packets and bytes, in net's stats.
 net_lo() {
 	echo "$(stat_of net dev.lo.1.rx_packets) $(stat_of net dev.lo.1.rx_bytes)" \

@@ -34,8 +34,6 @@ grown() {
 	set -- $1 $2
 	echo "$(($5 - $1)) $(($6 - $2)) $(($7 - $3)) $(($8 - $4))"
 }
-# ping_lo COUNT SIZE: each ping sent as soon as the last reply came.
-ping_lo() { ping -A -q -c "$1" -s "$2" -W 5 127.0.0.1 > /dev/null; }
 
 # Each ping is an ICMP echo of SIZE bytes and 8 of header, in 20 of IPv4
 # and 14 of Ethernet header: 42 more than SIZE, both ways. The loopback
