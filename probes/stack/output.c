@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * An entry's files: its stacks, busiest first, and its stats lines.
+ * An entry's files: its stacks, busiest first, the same rows folded for
+ * flame graphs, and its stats lines.
  */
+#include <linux/kallsyms.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
+#include <linux/string.h>
 
 #include "stack.h"
 
@@ -90,8 +93,80 @@ static int stack_stacks_show(struct seq_file *m, struct tpstat_set *set)
 	return 0;
 }
 
-const struct tpstat_file tpstat_stack_entry_files[1] = {
+/*
+ * A row's keys as the outermost frames of its folded line, in the stacks
+ * file's order: the command alone, as flame graph tools expect it, then
+ * "pid N", "tgid N", "cpu N". Returns the separator for what follows.
+ */
+static const char *stack_fold_keys(struct seq_file *m, const struct stack_entry *e,
+				   const struct tpstat_stack_row *row)
+{
+	char comm[TASK_COMM_LEN + 1], word[TASK_COMM_LEN + 1];
+	const char *sep = "";
+
+	if (e->by & STACK_BY_COMM) {
+		stack_row_comm(row, comm);
+		/* A blank or a ';' would split the line's frames or its count. */
+		tpstat_stats_word(word, sizeof(word), comm);
+		strreplace(word, ';', '_');
+		seq_puts(m, word);
+		sep = ";";
+	}
+	if (e->by & STACK_BY_PID) {
+		seq_printf(m, "%spid %u", sep, (u32)row->key.w[STACK_WORD_IDS]);
+		sep = ";";
+	}
+	if (e->by & STACK_BY_TGID) {
+		seq_printf(m, "%stgid %u", sep, (u32)(row->key.w[STACK_WORD_IDS] >> 32));
+		sep = ";";
+	}
+	if (e->by & STACK_BY_CPU) {
+		seq_printf(m, "%scpu %llu", sep, row->key.w[STACK_WORD_CPU]);
+		sep = ";";
+	}
+	return sep;
+}
+
+/*
+ * Every row as flamegraph.pl, speedscope and Grafana read folded stacks:
+ * "key;...;outermost;...;leaf COUNT", frames named "function [module]"
+ * without their offsets, which would make one function many frames; then
+ * the events of the stacks that did not fit as "[other] COUNT", so that
+ * the lines add up to the entry's events.
+ */
+static int stack_folded_show(struct seq_file *m, struct tpstat_set *set)
+{
+	struct stack_entry *e = to_entry(set);
+	struct tpstat_stack_row *rows;
+	char name[KSYM_SYMBOL_LEN];
+	unsigned int i, f, nr;
+	const char *sep;
+
+	rows = tpstat_stacks_rows(&e->stacks, &nr);
+	if (!rows)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		sep = stack_fold_keys(m, e, &rows[i]);
+		for (f = rows[i].nr; f > 0; f--) {
+			tpstat_symbol_name(name, sizeof(name),
+					   (void *)rows[i].frames[f - 1]);
+			seq_printf(m, "%s%s", sep, name);
+			sep = ";";
+		}
+		/* A stack the walk found no frame of. */
+		if (!*sep)
+			seq_puts(m, "[no frames]");
+		seq_printf(m, " %llu\n", rows[i].count);
+	}
+	seq_printf(m, "[other] %llu\n", rows[nr].count);
+	kvfree(rows);
+	return 0;
+}
+
+const struct tpstat_file tpstat_stack_entry_files[2] = {
 	{ .name = "stacks", .show = stack_stacks_show },
+	/* No header: folded stacks have no comments. */
+	{ .name = "folded", .show = stack_folded_show, .no_header = true },
 };
 
 /* A row's stats key: "stack<rank>" for a stack, then its keys as words. */

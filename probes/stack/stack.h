@@ -60,7 +60,7 @@ void tpstat_stack_print_by(struct seq_file *m, unsigned int by);
 void tpstat_stack_probe(void *data);
 
 /* output.c */
-extern const struct tpstat_file tpstat_stack_entry_files[1];
+extern const struct tpstat_file tpstat_stack_entry_files[2];
 int tpstat_stack_entry_stats(struct seq_file *m, struct tpstat_set *set);
 
 #endif /* _TPSTAT_STACK_H */

@@ -4,12 +4,13 @@
 # each starting at the function that fired it, with another probe on the
 # tracepoint too, and after churn of the entry and of the tracepoint's
 # module while it fires; by comm, two commands' exact counts; by pid and
-# cpu; by tgid and pid, a process's two threads; a kmalloc from a known
+# cpu; by tgid and pid, a process's two threads; the same rows folded for
+# flame graphs, keys outermost, counts adding up; a kmalloc from a known
 # function, its stack's exact count; a one-stack table, the rest in
 # other, nothing lost; depth= cutting a stack; stacks forced to one hash
 # kept apart; bad control lines refused; no address printed anywhere.
 
-plan 35
+plan 41
 
 S=$TP/stack
 C=$S/control
@@ -48,6 +49,30 @@ is "path b's stack: its 500, starting in the function that fired" \
 	"${row_b%%+*}" "500 tpstat_test_path_b"
 check "the frames are named function+0xoff/0xsize [module]" \
 	grep -q '^    tpstat_test_path_a+0x[0-9a-f]*/0x[0-9a-f]* \[tpstat_test_tp\]$' $F
+
+# folded: every row on a line, outermost frame first, without offsets.
+# Path a's line is its stack in the stacks file turned round, its 300
+# last; the lines add up to the 800 events fired.
+FO=$S/tpstat_test_fire/folded
+# unfold FILE FUNCTION: the frames of FILE's row whose stack holds
+# FUNCTION, outermost first, as folded names them.
+unfold() {
+	awk -v f="$2+" '
+		/^$/ { if (hit) exit; n = 0; next }
+		/^        [0-9]/ { next }
+		{ sub(/^ +/, "") }
+		index($0, f) == 1 { hit = 1 }
+		{ sub(/\+0x[0-9a-f]*\/0x[0-9a-f]*/, ""); fr[++n] = $0 }
+		END { for (i = n; i > 0; i--) printf "%s%s", fr[i], (i > 1 ? ";" : "\n") }' "$1"
+}
+is "folded: one line ends in path a's frame, with its 300" \
+	"$(grep -c ';tpstat_test_path_a \[tpstat_test_tp\] 300$' $FO)" 1
+is "folded: path a's and b's lines, their stacks turned round, no offsets" \
+	"$(grep -xF "$(unfold $F tpstat_test_path_a) 300" $FO | wc -l) $(grep -xF "$(unfold $F tpstat_test_path_b) 500" $FO | wc -l) $(grep -c '+0x' $FO)" \
+	"1 1 0"
+is "folded: three lines (two rows, other), adding up to the 800 fired" \
+	"$(wc -l < $FO) $(awk '{ s += $NF } END { print s }' $FO) $(entry tpstat_test_fire events)" \
+	"3 800 800"
 
 # A second probe on the tracepoint puts its iterator between the firing
 # function and the probe: the stacks must not change.
@@ -96,6 +121,8 @@ sh -c "printf tpcomm_b > /proc/self/comm; echo 4 > $FIRE"
 is "by comm: one row each" \
 	"$(entry tpstat_test_fire row.comm.tpcomm_a) $(entry tpstat_test_fire row.comm.tpcomm_b)" \
 	"7 4"
+is "folded by comm: the command as the only frame, then other" \
+	"$(sort $S/tpstat_test_fire/folded)" "$(printf '[other] 0\ntpcomm_a 7\ntpcomm_b 4')"
 echo '!tpstat_test_fire' > $C
 echo 'tpstat_test_fire by pid,cpu' > $C
 taskset -c 1 sh -c "echo \$\$ > /tmp/stack-pid; echo 6 > $FIRE"
@@ -106,6 +133,8 @@ echo 'tpstat_test_fire by stack,comm' > $C
 sh -c "printf tpcomm_c > /proc/self/comm; echo 'a 9' > $P"
 is "by stack and comm: the stack's row holds the command" \
 	"$(entry tpstat_test_fire row.stack1.comm.tpcomm_c)" 9
+check "folded by stack and comm: the command outermost, path a's frame last" \
+	grep -qx 'tpcomm_c;.*;tpstat_test_path_a \[tpstat_test_tp\] 9' $S/tpstat_test_fire/folded
 echo '!tpstat_test_fire' > $C
 
 # By tgid, then by pid and tgid: a process whose two threads fire, the
@@ -152,7 +181,9 @@ is "one row of 30, other 20: all 50 events" \
 	"1 30 20 50 50"
 check "the stacks file says what other holds" \
 	grep -q '^other: 20 events, whose stacks did not fit (max_stacks=1)$' $F
-leaks=$(address_leaks $S/control $F $S/tpstat_test_fire/stats)
+is "folded: the 20 that did not fit on a line of their own, all 50 there" \
+	"$(grep -x '\[other\] [0-9]*' $FO) $(awk '{ s += $NF } END { print s }' $FO)" "[other] 20 50"
+leaks=$(address_leaks $S/control $F $FO $S/tpstat_test_fire/stats)
 is "no address in any base in its files" "$leaks" ""
 
 # depth=2: path a's stack cut to the function that fired and its caller,

@@ -36,6 +36,7 @@ static const struct tpstat_command tpstat_commands[] = {
 	{ "add", tpstat_add, "add tracepoints to a set's control (count, its instances, stack)" },
 	{ "remove", tpstat_remove, "remove tracepoints from a set's control" },
 	{ "filter", tpstat_filter, "set a set's filter, or remove it" },
+	{ "flame", tpstat_flame, "folded stacks (a stack entry's folded) as an SVG flame graph" },
 };
 
 static void tpstat_main_usage(FILE *f)

@@ -28,6 +28,8 @@ int tpstat_reset(int argc, char **argv);
 int tpstat_add(int argc, char **argv);
 int tpstat_remove(int argc, char **argv);
 int tpstat_filter(int argc, char **argv);
+/* flame.c: folded stacks drawn as an SVG flame graph. */
+int tpstat_flame(int argc, char **argv);
 
 /*
  * getopt_long() for a command, @shortopts starting with ':' (or "+:", for
@@ -292,6 +294,9 @@ enum tpstat_escape {
  * that is not part of a UTF-8 sequence becomes U+FFFD.
  */
 void tpstat_escape(struct tpstat_buf *b, const char *s, enum tpstat_escape how);
+
+/* The length of the UTF-8 sequence at @s, or 0 if it is not one. */
+size_t tpstat_utf8_len(const unsigned char *s);
 
 /* Counters, which have rates: the count and sum of a histogram too. */
 bool tpstat_is_counter(const struct tpstat_meaning *m);

@@ -147,8 +147,7 @@ void tpstat_buf_free(struct tpstat_buf *b)
 	b->size = 0;
 }
 
-/* The length of the UTF-8 sequence at @s, or 0 if it is not one. */
-static size_t utf8_len(const unsigned char *s)
+size_t tpstat_utf8_len(const unsigned char *s)
 {
 	size_t n, i;
 
@@ -183,7 +182,7 @@ void tpstat_escape(struct tpstat_buf *b, const char *s, enum tpstat_escape how)
 
 	tpstat_buf_add(b, "", 0);
 	while (*p) {
-		n = utf8_len(p);
+		n = tpstat_utf8_len(p);
 		if (*p == '\\' || (*p == '"' && how != TPSTAT_ESCAPE_HELP)) {
 			tpstat_buf_printf(b, "\\%c", *p++);
 		} else if (*p == '\n') {
