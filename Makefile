@@ -5,7 +5,8 @@
 # make check      warning gates and the VM test suite on every tested kernel
 # make soak       every set at once under load, SOAK_MIN minutes a kernel
 # make plants     the code review's defects put back, each turning red the
-#                 torture or a short soak (the torture's half runs in check)
+#                 torture, a short soak or a guest test (the torture's half
+#                 runs in check)
 # make demo       boot a kernel in qemu, load the probes, run a workload
 # make bench      cost per event against an empty probe, ftrace, perf and BPF
 # make install    install the modules for KDIR (then modprobe works)
