@@ -8,7 +8,7 @@
 # instances, and swap filters and scopes, all at once. Every load and
 # unload must succeed, the log must stay clean and the guest responsive.
 
-plan 11
+plan 12
 
 . ./churn.sh
 
@@ -130,7 +130,32 @@ for pid in $pids; do
 	kill -0 "$pid" 2>/dev/null && alive=$((alive + 1))
 done
 touch $STOP
+# Each task ends its round and stops. One still there after 10 minutes
+# is stuck: what it and its children wait in is said, then it is killed,
+# so that a hang is a failure with its cause, not the guest's timeout.
+n=0
+while [ $n -lt 600 ]; do
+	left=
+	for pid in $pids; do
+		kill -0 "$pid" 2>/dev/null && left="$left $pid"
+	done
+	[ -z "$left" ] && break
+	sleep 1
+	n=$((n + 1))
+done
+stuck=
+for pid in $left; do
+	for p in $pid $(awk -v pp="$pid" '$4 == pp { print $1 }' /proc/[0-9]*/stat 2>/dev/null); do
+		stuck="$stuck $(cat /proc/$p/comm 2>/dev/null)"
+		echo "# $T: stuck: $(cat /proc/$p/cmdline 2>/dev/null | tr '\0' ' ')" \
+			"state $(awk '{ print $3 }' /proc/$p/stat 2>/dev/null)" \
+			"in $(cat /proc/$p/wchan 2>/dev/null)"
+		sed "s/^/# $T:   /" /proc/$p/stack 2>/dev/null
+	done
+	kill -9 "$pid" 2>/dev/null
+done
 wait
+is "every background task stopped once asked, within 10 minutes" "$stuck" ""
 is "every background task still ran when the last cycle ended" $alive $started
 is "load/unload cycles under load" $done_cycles "$cycles"
 is "every load and unload succeeded" "$broke" ""
