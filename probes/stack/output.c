@@ -22,28 +22,43 @@ static void stack_row_comm(const struct tpstat_stack_row *row, char *comm)
 	comm[TASK_COMM_LEN] = '\0';
 }
 
-/* "comm sh, pid 12, tgid 12, cpu 1": the keys the entry counts by. */
-static void stack_print_key(struct seq_file *m, const struct stack_entry *e,
-			    const struct tpstat_stack_row *row)
+/*
+ * The keys the entry counts by: in the stacks file "comm sh, pid 12,
+ * tgid 12, cpu 1"; @folded, the outermost frames "sh;pid 12;tgid 12;cpu 1",
+ * the command alone as flame graph tools expect it, a blank or a ';' in it
+ * made '_' so that it splits neither the line's frames nor its count.
+ * Returns whether it printed any.
+ */
+static bool stack_print_keys(struct seq_file *m, const struct stack_entry *e,
+			     const struct tpstat_stack_row *row, bool folded)
 {
-	char comm[TASK_COMM_LEN + 1];
-	const char *sep = "";
+	char comm[TASK_COMM_LEN + 1], word[TASK_COMM_LEN + 1];
+	const char *sep = folded ? ";" : ", ", *next = "";
 
 	if (e->by & STACK_BY_COMM) {
 		stack_row_comm(row, comm);
-		seq_printf(m, "comm %s", comm);
-		sep = ", ";
+		if (folded) {
+			tpstat_stats_word(word, sizeof(word), comm);
+			strreplace(word, ';', '_');
+			seq_puts(m, word);
+		} else {
+			seq_printf(m, "comm %s", comm);
+		}
+		next = sep;
 	}
 	if (e->by & STACK_BY_PID) {
-		seq_printf(m, "%spid %u", sep, (u32)row->key.w[STACK_WORD_IDS]);
-		sep = ", ";
+		seq_printf(m, "%spid %u", next, (u32)row->key.w[STACK_WORD_IDS]);
+		next = sep;
 	}
 	if (e->by & STACK_BY_TGID) {
-		seq_printf(m, "%stgid %u", sep, (u32)(row->key.w[STACK_WORD_IDS] >> 32));
-		sep = ", ";
+		seq_printf(m, "%stgid %u", next, (u32)(row->key.w[STACK_WORD_IDS] >> 32));
+		next = sep;
 	}
-	if (e->by & STACK_BY_CPU)
-		seq_printf(m, "%scpu %llu", sep, row->key.w[STACK_WORD_CPU]);
+	if (e->by & STACK_BY_CPU) {
+		seq_printf(m, "%scpu %llu", next, row->key.w[STACK_WORD_CPU]);
+		next = sep;
+	}
+	return *next;
 }
 
 static u64 stack_rows_sum(const struct tpstat_stack_row *rows, unsigned int from,
@@ -79,7 +94,7 @@ static int stack_stacks_show(struct seq_file *m, struct tpstat_set *set)
 		tpstat_stacks_print_frames(m, &rows[i], "    ");
 		if (e->by & ~STACK_BY_STACK) {
 			seq_puts(m, "    ");
-			stack_print_key(m, e, &rows[i]);
+			stack_print_keys(m, e, &rows[i], false);
 			seq_putc(m, '\n');
 		}
 		seq_printf(m, "        %llu\n", rows[i].count);
@@ -91,40 +106,6 @@ static int stack_stacks_show(struct seq_file *m, struct tpstat_set *set)
 		   rows[nr].count, e->stacks.capacity);
 	kvfree(rows);
 	return 0;
-}
-
-/*
- * A row's keys as the outermost frames of its folded line, in the stacks
- * file's order: the command alone, as flame graph tools expect it, then
- * "pid N", "tgid N", "cpu N". Returns the separator for what follows.
- */
-static const char *stack_fold_keys(struct seq_file *m, const struct stack_entry *e,
-				   const struct tpstat_stack_row *row)
-{
-	char comm[TASK_COMM_LEN + 1], word[TASK_COMM_LEN + 1];
-	const char *sep = "";
-
-	if (e->by & STACK_BY_COMM) {
-		stack_row_comm(row, comm);
-		/* A blank or a ';' would split the line's frames or its count. */
-		tpstat_stats_word(word, sizeof(word), comm);
-		strreplace(word, ';', '_');
-		seq_puts(m, word);
-		sep = ";";
-	}
-	if (e->by & STACK_BY_PID) {
-		seq_printf(m, "%spid %u", sep, (u32)row->key.w[STACK_WORD_IDS]);
-		sep = ";";
-	}
-	if (e->by & STACK_BY_TGID) {
-		seq_printf(m, "%stgid %u", sep, (u32)(row->key.w[STACK_WORD_IDS] >> 32));
-		sep = ";";
-	}
-	if (e->by & STACK_BY_CPU) {
-		seq_printf(m, "%scpu %llu", sep, row->key.w[STACK_WORD_CPU]);
-		sep = ";";
-	}
-	return sep;
 }
 
 /*
@@ -146,7 +127,7 @@ static int stack_folded_show(struct seq_file *m, struct tpstat_set *set)
 	if (!rows)
 		return -ENOMEM;
 	for (i = 0; i < nr; i++) {
-		sep = stack_fold_keys(m, e, &rows[i]);
+		sep = stack_print_keys(m, e, &rows[i], true) ? ";" : "";
 		for (f = rows[i].nr; f > 0; f--) {
 			tpstat_symbol_name(name, sizeof(name),
 					   (void *)rows[i].frames[f - 1]);
