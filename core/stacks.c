@@ -198,30 +198,92 @@ static bool tpstat_stack_ours(const struct tpstat_probe *probe,
 	       within_module(addr, probe->set->owner);
 }
 
-/*
- * The frames to leave out at the top of @f: any the stack walk kept of its
- * own, the core's and the probe's, and the tracepoint iterator's, which is
- * there only when the tracepoint has more than one probe. The iterator is
- * the one saved at attach: the tracepoint itself may be gone.
- */
-static unsigned int tpstat_stack_skip(const struct tpstat_probe *probe,
-				      const unsigned long *f, unsigned int nr)
+/* The tracepoint's iterator: the one saved at attach (tpstat.h). */
+static bool tpstat_stack_iter(const struct tpstat_probe *probe,
+			      unsigned long addr)
 {
-	unsigned int i = 0;
+	return addr - probe->iter < probe->iter_size;
+}
 
+#if defined(CONFIG_X86_64) && \
+	(defined(CONFIG_UNWINDER_ORC) || defined(CONFIG_UNWINDER_FRAME_POINTER))
+#include <asm/unwind.h>
+
+/* A frame left out at the top of a stack: a probe's, or the iterator's. */
+static bool tpstat_stack_left_out(const struct tpstat_probe *probe,
+				  unsigned long addr)
+{
+	return tpstat_stack_ours(probe, addr) || tpstat_stack_iter(probe, addr);
+}
+
+/*
+ * Walks from the probe's caller, whose registers at the probe's return
+ * @frame gives: @frame is the probe's frame address, where it saved its
+ * caller's frame pointer, below the return address. Either unwinder takes
+ * registers as exact, which they are at that return address, and moves to
+ * the next frame at once; the frames before it (the core's, the walk's,
+ * the probe's) cost nothing. What is left out is only at the top: a probe
+ * frame when tpstat_stacks_add() was called from a function the probe
+ * called, and the iterator when the tracepoint has more than one probe.
+ * The unwinder crosses IRQ, exception and NMI stacks as stack_trace_save()
+ * does, from the same state.
+ */
+static unsigned int tpstat_stack_walk(const struct tpstat_probe *probe,
+				      const unsigned long *frame,
+				      unsigned long *f, unsigned int depth)
+{
+	struct pt_regs regs = {
+		.bp = frame[0],
+		.ip = frame[1],
+		.sp = (unsigned long)&frame[2],
+		.cs = __KERNEL_CS,
+	};
+	struct unwind_state state;
+	unsigned long addr = regs.ip;
+	unsigned int nr = 0;
+
+	if (!tpstat_stack_left_out(probe, addr))
+		f[nr++] = addr;
+	for (unwind_start(&state, current, &regs, NULL);
+	     nr < depth && !unwind_done(&state); unwind_next_frame(&state)) {
+		addr = unwind_get_return_address(&state);
+		if (!addr)
+			break;
+		if (nr || !tpstat_stack_left_out(probe, addr))
+			f[nr++] = addr;
+	}
+	return nr;
+}
+#else
+/*
+ * Saves the whole stack, then leaves out the frames at its top: any the
+ * stack walk kept of its own, the core's and the probe's, and the
+ * tracepoint iterator's.
+ */
+static unsigned int tpstat_stack_walk(const struct tpstat_probe *probe,
+				      const unsigned long *frame,
+				      unsigned long *f, unsigned int depth)
+{
+	unsigned int i = 0, nr;
+
+	nr = stack_trace_save(f, depth + TPSTAT_STACK_SLACK, 0);
 	while (i < nr && !tpstat_stack_ours(probe, f[i]))
 		i++;
 	if (i == nr)
-		return 0;
+		return min(nr, depth);
 	while (i < nr && tpstat_stack_ours(probe, f[i]))
 		i++;
-	if (i < nr && f[i] - probe->iter < probe->iter_size)
+	if (i < nr && tpstat_stack_iter(probe, f[i]))
 		i++;
-	return i;
+	nr = min(nr - i, depth);
+	memmove(f, f + i, nr * sizeof(*f));
+	return nr;
 }
+#endif
 
-bool tpstat_stacks_add(struct tpstat_stacks *s, void *data,
-		       const struct tpstat_key *key, bool with_stack)
+bool __tpstat_stacks_add(struct tpstat_stacks *s, void *data,
+			 const struct tpstat_key *key,
+			 const unsigned long *frame)
 {
 	unsigned long frames[TPSTAT_STACK_MAX_DEPTH + TPSTAT_STACK_SLACK];
 	struct tpstat_stack_want want = { .key = key, .frames = frames };
@@ -229,14 +291,8 @@ bool tpstat_stacks_add(struct tpstat_stacks *s, void *data,
 	unsigned long flags;
 	unsigned int id;
 
-	if (with_stack) {
-		unsigned int nr, skip;
-
-		nr = stack_trace_save(frames, s->depth + TPSTAT_STACK_SLACK, 0);
-		skip = tpstat_stack_skip(data, frames, nr);
-		want.frames += skip;
-		want.nr = min(nr - skip, s->depth);
-	}
+	if (frame)
+		want.nr = tpstat_stack_walk(data, frame, frames, s->depth);
 	if (!s->collide)
 		want.hash = tpstat_stack_hash(key, want.frames, want.nr);
 
@@ -257,7 +313,7 @@ bool tpstat_stacks_add(struct tpstat_stacks *s, void *data,
 	preempt_enable_notrace();
 	return id < s->capacity;
 }
-EXPORT_SYMBOL_GPL(tpstat_stacks_add);
+EXPORT_SYMBOL_GPL(__tpstat_stacks_add);
 
 static void tpstat_stack_row(const struct tpstat_stacks *s,
 			     struct tpstat_stacks_gen *g, unsigned int id,

@@ -57,6 +57,10 @@ extern const struct tpstat_data_ops tpstat_stacks_ops;
 #define TPSTAT_STACKS(cap, d)						\
 	{ .capacity = (cap), .depth = (d), .data.ops = &tpstat_stacks_ops }
 
+bool __tpstat_stacks_add(struct tpstat_stacks *s, void *data,
+			 const struct tpstat_key *key,
+			 const unsigned long *frame);
+
 /**
  * tpstat_stacks_add() - count one event under @key and, if asked, the
  *                       stack it came from
@@ -67,13 +71,26 @@ extern const struct tpstat_data_ops tpstat_stacks_ops;
  * @key: the small key, zero in the words it does not use
  * @with_stack: false to count by @key alone
  *
+ * Call it from the probe itself, the function the tracepoint calls: the
+ * walk starts from the probe's frame (which it finds through the frame
+ * address the probe is given here, so it never walks the core's own
+ * frames). Called from a function the probe calls, it still starts at the
+ * function that hit the tracepoint, at the cost of walking that function's
+ * frame.
+ *
  * Any context; a new stack is never stored in NMI (its event goes to
  * "other"), nor once the table is full.
  *
  * Return: false if the event went to "other".
  */
-bool tpstat_stacks_add(struct tpstat_stacks *s, void *data,
-		       const struct tpstat_key *key, bool with_stack);
+static __always_inline bool tpstat_stacks_add(struct tpstat_stacks *s,
+					      void *data,
+					      const struct tpstat_key *key,
+					      bool with_stack)
+{
+	return __tpstat_stacks_add(s, data, key, with_stack ?
+				   __builtin_frame_address(0) : NULL);
+}
 
 /**
  * struct tpstat_stack_row - one stack and key, as read

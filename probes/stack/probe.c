@@ -9,7 +9,11 @@
 
 #include "stack.h"
 
-void tpstat_stack_probe(void *data)
+/*
+ * notrace: the function graph tracer would put its own return address in
+ * place of the probe's, from which tpstat_stacks_add() starts the walk.
+ */
+notrace void tpstat_stack_probe(void *data)
 {
 	struct stack_entry *e = tpstat_probe_priv(data);
 	struct tpstat_key key = { };
