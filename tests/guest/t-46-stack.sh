@@ -8,9 +8,11 @@
 # flame graphs, keys outermost, counts adding up; a kmalloc from a known
 # function, its stack's exact count; a one-stack table, the rest in
 # other, nothing lost; depth= cutting a stack; stacks forced to one hash
-# kept apart; bad control lines refused; no address printed anywhere.
+# kept apart; bad control lines refused; no address printed anywhere;
+# stacks taken in a hard IRQ, and in one that interrupted a softirq,
+# holding the interrupt's path and what it interrupted.
 
-plan 41
+plan 43
 
 S=$TP/stack
 C=$S/control
@@ -215,4 +217,63 @@ sh -c "printf tpcomm_z > /proc/self/comm; echo 'b 5' > $P"
 is "one hash for all: one stack under two commands, two rows" \
 	"$(entry tpstat_test_fire rows) $(entry tpstat_test_fire row.stack1.comm.tpcomm_z) $(entry tpstat_test_fire row.stack2.comm.tpcomm_y) $(entry tpstat_test_fire row.stack3.comm.tpcomm_x)" \
 	"3 5 4 3"
+
+# In interrupt context: irq_handler_entry, fired by the handler loop for
+# each of the two handlers of tpstat_test_irq.ko's line, in a hard IRQ its
+# irq_work raises (tests/modules/irq.c). Every stack through the line's
+# flow handler (handle_simple_irq, which no other line here uses) starts
+# at the function that fired (the kernel's handler loop), holds the
+# irq_work interrupt's entry, and crosses from the IRQ stack to what was
+# interrupted: the module's function that raised it, from the write that
+# asked for the interrupts or from the tasklet (a softirq) that did. These
+# count exactly 2 per interrupt; other interrupts have stacks of their own.
+# irq_rows FILE FIRST FUNCTION...: over the rows of FILE whose stack holds
+# the first FUNCTION, their events, their number, and how many of them
+# start at FIRST and hold every FUNCTION.
+irq_rows() {
+	awk -v first="$2+" -v need="$(shift 2; echo "$@")" '
+		function row() {
+			if (has[w[1]]) {
+				rows++
+				events += count
+				ok = index(top, first) == 1
+				for (i = 1; i <= k; i++)
+					if (!has[w[i]])
+						ok = 0
+				good += ok
+			}
+			split("", has)
+			n = 0
+		}
+		BEGIN { k = split(need, w, " "); for (i = 1; i <= k; i++) w[i] = w[i] "+" }
+		/^$/ { row(); next }
+		{
+			n++
+			if (n == 1)
+				top = $1
+			count = $1
+			f = $1
+			sub(/\+.*/, "+", f)
+			has[f] = 1
+		}
+		END { row(); print events + 0, rows + 0, good + 0 }' "$1"
+}
+rmmod tpstat_stack
+load tpstat_stack depth=32
+load tpstat_test_irq
+TI=/sys/kernel/debug/tpstat_test_irq
+echo 'irq_handler_entry by stack' > $C
+IF=$S/irq_handler_entry/stacks
+echo 40 > $TI/fire
+got=$(irq_rows $IF __handle_irq_event_percpu handle_simple_irq sysvec_irq_work tpstat_test_fire tpstat_test_repeat_write)
+is "hard IRQ: 40 interrupts' 80 events, every stack from the handler loop through the irq_work interrupt to the write it interrupted" \
+	"${got%% *} $(echo $got | awk '{ print ($2 > 0 && $2 == $3) }')" "80 1"
+[ "${got%% *} $(echo $got | awk '{ print ($2 == $3) }')" = "80 1" ] || sed 's/^/# /' $IF
+echo 1 > $S/irq_handler_entry/reset
+echo 30 > $TI/fire_in_tasklet
+got=$(irq_rows $IF __handle_irq_event_percpu handle_simple_irq sysvec_irq_work tpstat_test_irq_in_tasklet)
+is "in a softirq: 30 interrupts of a tasklet, 60 events, every stack from the handler loop through the interrupt to the tasklet it interrupted" \
+	"${got%% *} $(echo $got | awk '{ print ($2 > 0 && $2 == $3) }')" "60 1"
+[ "${got%% *} $(echo $got | awk '{ print ($2 == $3) }')" = "60 1" ] || sed 's/^/# /' $IF
+echo '!irq_handler_entry' > $C
 unload_all
