@@ -34,7 +34,7 @@ struct count_scope_tasks {
  * struct count_scope - the tasks an instance counts
  * @tasks: its tasks, NULL for every task; published as a filter's program
  *         is, freed once no probe can be reading it
- * @root: the pid it was given
+ * @root: the pid that started it; those added after it ("+PID") are not kept
  */
 struct count_scope {
 	struct count_scope_tasks *tasks;

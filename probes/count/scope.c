@@ -14,6 +14,7 @@
  * runs for with two loads and a bit test, and never looks anything up.
  */
 #include <linux/bitops.h>
+#include <linux/ctype.h>
 #include <linux/overflow.h>
 #include <linux/pid.h>
 #include <linux/sched/task.h>
@@ -100,8 +101,42 @@ static void count_scope_set(struct count_instance *in,
 }
 
 /*
+ * A task found alive before its bit was set is followed until it is freed;
+ * one already released (its free may have run before the bit was set)
+ * leaves at once, so that no pid stays in the scope for a later task.
+ */
+static void count_scope_add_task(struct count_scope_tasks *tasks,
+				 struct task_struct *task)
+{
+	if (!test_and_set_bit(task->pid, tasks->pids))
+		atomic_inc(&tasks->nr);
+	if (!pid_alive(task) && test_and_clear_bit(task->pid, tasks->pids))
+		atomic_dec(&tasks->nr);
+}
+
+/*
+ * "+PID" adds a task, and the tasks it forks from then on, to a scope of
+ * pids: several processes in one scope, as set_event_pid's appends. With
+ * every task in scope it starts a scope of its own, as a pid alone does.
+ * False if there was no scope to add to.
+ */
+static bool count_scope_add(struct count_instance *in, struct task_struct *task)
+{
+	bool added = false;
+
+	mutex_lock(&in->set.lock);
+	if (in->scope.tasks) {
+		count_scope_add_task(in->scope.tasks, task);
+		added = true;
+	}
+	mutex_unlock(&in->set.lock);
+	return added;
+}
+
+/*
  * A pid (in the writer's namespace) puts its task and the tasks it forks
- * from then on in scope, and only them; "0" or an empty line every task.
+ * from then on in scope, and only them; "+PID" adds them to the scope;
+ * "0" or an empty line puts every task in scope.
  */
 int count_scope_write(struct tpstat_set *set, const struct tpstat_file *file,
 		      char *line)
@@ -109,22 +144,35 @@ int count_scope_write(struct tpstat_set *set, const struct tpstat_file *file,
 	struct count_instance *in = to_instance(set);
 	struct count_scope_tasks *tasks;
 	struct task_struct *task;
+	bool add = *line == '+';
 	int nr;
 
 	if (!*line || !strcmp(line, "0")) {
 		count_scope_set(in, NULL, 0);
 		return 0;
 	}
-	if (kstrtoint(line, 10, &nr) || nr <= 0)
+	if (add)
+		line++;
+	/* kstrtoint() takes a sign, which would be read as a second '+'. */
+	if (!isdigit(*line) || kstrtoint(line, 10, &nr) || nr <= 0)
 		return -EINVAL;
 	task = count_scope_task(nr);
 	if (!task)
 		return -ESRCH;
+	if (add && count_scope_add(in, task)) {
+		put_task_struct(task);
+		return 0;
+	}
 	tasks = vzalloc(struct_size(tasks, pids, BITS_TO_LONGS(PID_MAX_LIMIT)));
 	if (tasks) {
 		set_bit(task->pid, tasks->pids);
 		atomic_set(&tasks->nr, 1);
 		count_scope_set(in, tasks, nr);
+		/* Published: a free of the task from now on sees its bit. */
+		mutex_lock(&in->set.lock);
+		if (in->scope.tasks == tasks)
+			count_scope_add_task(tasks, task);
+		mutex_unlock(&in->set.lock);
 	}
 	put_task_struct(task);
 	return tasks ? 0 : -ENOMEM;

@@ -6,12 +6,13 @@
 # and events fired on purpose; watch's
 # rates against a rate driven on purpose, and a reset in the middle of a
 # watch; entries of the stack set, sets inside it, listed, shown and
-# watched by their paths; the export of every set (count with a filter,
+# watched by their paths; stat -p of two processes and what they fork,
+# exact beside events of others; the export of every set (count with a filter,
 # net with traffic, lo's received packets as lo counted them, the stack
 # set's entries), none of whose lines is left untyped, which goes to the
 # host for promtool and node_exporter (scripts/check-export).
 
-plan 47
+plan 51
 
 TOOL=/payload/bin/tpstat
 
@@ -301,3 +302,49 @@ for_host /tmp/tpstat.prom
 out=$($TOOL export --json -o /tmp/tpstat.json 2>&1)
 is "export --json -o: exit 0, no warning" "$? $out" "0 "
 for_host /tmp/tpstat.json
+
+# stat -p PID,PID: two processes, each waiting at a gate, then firing
+# events itself and from a child it forks (5 and 2, 4 and 3); a third
+# process's 8 and this shell's 10 beside them are not counted. The count
+# goes on after the first has exited, until the second has: one table,
+# their 14. -i's lines (stderr is unbuffered) say when the instance has
+# been reset, and that the tool looked again after the first's exit.
+# Last, as its events are the stack set's entry's too, exported above.
+rm -f /tmp/ga /tmp/gb /tmp/gc
+mkfifo /tmp/ga /tmp/gb /tmp/gc
+sh -c "read x < /tmp/ga; echo 5 > $FIRE; sh -c 'echo 2 > $FIRE'" &
+pa=$!
+sh -c "read x < /tmp/gb; echo 4 > $FIRE; sh -c 'echo 3 > $FIRE'" &
+pb=$!
+sh -c "read x < /tmp/gc; echo 8 > $FIRE" &
+pc=$!
+$TOOL stat -i 0.2 -e tpstat_test_fire -p $pa,$pb 2> /tmp/statp &
+st=$!
+# await_lines N: until -i has printed more than N lines, 20 s at most.
+await_lines() {
+	n=0
+	while [ "$(wc -l < /tmp/statp)" -le "$1" ] && [ $n -lt 200 ]; do
+		n=$((n + 1))
+		sleep 0.1
+	done
+}
+await_lines 0
+fire 10
+timeout 10 sh -c 'echo go > /tmp/gc'
+wait $pc
+timeout 10 sh -c 'echo go > /tmp/ga'
+wait $pa
+await_lines "$(wc -l < /tmp/statp)"
+is "stat -p PID,PID: still counting after the first has exited" \
+	"$(grep -c '^ tpstat stat of' /tmp/statp)" 0
+timeout 10 sh -c 'echo go > /tmp/gb'
+wait $pb
+wait $st
+is "stat -p PID,PID: exit 0 once both have exited, one table of both, the instance gone" \
+	"$? $(grep -c "^ tpstat stat of processes $pa, $pb and what they forked:$" /tmp/statp)|$(cat $TP/count/instances)" \
+	"0 1|"
+is "stat -p PID,PID: their events and their children's, 14, not the 18 beside them" \
+	"$(awk '/^ tpstat stat of / { t = 1 } t && $NF == "tpstat_test_fire" { print $1 }' /tmp/statp)" 14
+out=$($TOOL stat -p $$,4000000 -e tpstat_test_fire 2>&1)
+is "stat -p PID,PID whose second is no process: one line, exit 1, no instance left" \
+	"$? $out|$(cat $TP/count/instances)" "1 tpstat: no process 4000000|"

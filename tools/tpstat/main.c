@@ -30,6 +30,7 @@ static const struct tpstat_command tpstat_commands[] = {
 	{ "show", tpstat_show, "a set's files, as cat shows them" },
 	{ "watch", tpstat_watch, "a set's counters as rates per second, one line per interval" },
 	{ "export", tpstat_export, "every set's stats for Prometheus, or as JSON" },
+	{ "diff", tpstat_diff, "what changed between two exports (export --json)" },
 	{ "stat", tpstat_stat, "a command's events alone, counted in an instance of its own" },
 	{ "enable", tpstat_enable, "attach (1) or detach (0) a set's probes" },
 	{ "reset", tpstat_reset, "zero what a set counts" },

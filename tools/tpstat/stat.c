@@ -34,7 +34,7 @@
 static const char tpstat_stat_usage[] =
 	"usage: tpstat stat [-e EVENT[,...]]... [-i SECONDS | -I MS] [-A]\n"
 	"                   [-x SEP | -j] [-o FILE] [-a] [--] CMD [ARG]...\n"
-	"       tpstat stat [OPTION]... -p PID | -a [-d SECONDS]\n"
+	"       tpstat stat [OPTION]... -p PID[,PID]... | -a [-d SECONDS]\n"
 	"\n"
 	"Runs CMD and counts the events of its process tree alone (CMD and every\n"
 	"task it forks from then on) in a private instance of tpstat_count,\n"
@@ -51,6 +51,9 @@ static const char tpstat_stat_usage[] =
 	"names; its other threads are not) and every task it forks from then on,\n"
 	"until it has exited, -d's seconds have passed, or SIGINT, SIGTERM or\n"
 	"SIGHUP (Ctrl-C) ends the count; then prints the counts and exits 0.\n"
+	"With -p PID,PID..., several such processes, their events added up in\n"
+	"one instance, until every one has exited. A PID that is no running\n"
+	"process: exit 1, nothing counted.\n"
 	"With -a, every task's events, in an instance of their own: as long as\n"
 	"CMD runs, or without CMD until -d's seconds or a signal, as -p.\n"
 	"\n"
@@ -74,8 +77,7 @@ static const char tpstat_stat_usage[] =
 	"                          \"time\", with -A \"cpu\" (a line per CPU), then\n"
 	"                          \"event\", \"count\" and \"rate\" (per second)\n"
 	"  -o, --output FILE       the counts into FILE, not stderr\n"
-	"  -p, --pid PID           a running process and what it forks, not CMD\n"
-	"                          (one process: several at once are not counted yet)\n"
+	"  -p, --pid PID[,PID]...  running processes and what they fork, not CMD\n"
 	"  -a, --all-cpus          every task's events, system-wide, as perf stat -a\n"
 	"  -d, --duration SECONDS  with -p or -a and no CMD: stop after SECONDS\n";
 
@@ -118,10 +120,12 @@ struct stat_run {
 	char **cmd;
 	pid_t child;
 	/*
-	 * -p's process, counted with what it forks from now on until it has
-	 * exited; -a: every task; -d's seconds (0: until a request to stop).
+	 * -p's processes, counted with what they fork from now on until
+	 * every one has exited; -a: every task; -d's seconds (0: until a
+	 * request to stop).
 	 */
-	pid_t target;
+	pid_t *targets;
+	size_t nr_targets;
 	bool all;
 	double duration;
 	/* The signals waited for; the mask and SIGCHLD's action before. */
@@ -298,6 +302,7 @@ static void stat_free(struct stat_run *r)
 		free(r->events[i].label);
 	}
 	free(r->events);
+	free(r->targets);
 	free(r->header_cpus);
 	if (r->ticking)
 		tpstat_free_sample(&r->last);
@@ -808,14 +813,14 @@ static void stat_tick(struct stat_run *r)
 	r->last = cur;
 }
 
-/* -p's process has exited (a zombie counts as exited), or is gone. */
-static bool stat_target_gone(const struct stat_run *r)
+/* Process @pid has exited (a zombie counts as exited), or is gone. */
+static bool stat_pid_gone(pid_t pid)
 {
 	char path[32], buf[256], *paren;
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)r->target);
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return true;
@@ -829,20 +834,34 @@ static bool stat_target_gone(const struct stat_run *r)
 	return !paren || paren[1] != ' ' || paren[2] == 'Z' || paren[2] == 'X';
 }
 
+/* Every one of -p's processes has exited. */
+static bool stat_targets_gone(const struct stat_run *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_targets; i++)
+		if (!stat_pid_gone(r->targets[i]))
+			return false;
+	return true;
+}
+
 /*
- * -p or -a without CMD: scopes the instance to -p's process (-a leaves it
- * every task's) and resets it. 0, or -1 after saying why not.
+ * -p or -a without CMD: scopes the instance to -p's processes, the first
+ * written as the scope's pid, each other added to it with "+PID" (-a
+ * leaves it every task's), and resets it. 0, or -1 after saying why not.
  */
 static int stat_attach(struct stat_run *r)
 {
 	char pid[16];
+	size_t i;
 	int err;
 
-	if (r->target) {
-		snprintf(pid, sizeof(pid), "%d", (int)r->target);
-		err = stat_target_gone(r) ? -ESRCH : stat_write_pid(r, "scope", pid);
+	for (i = 0; i < r->nr_targets; i++) {
+		snprintf(pid, sizeof(pid), "%s%d", i ? "+" : "", (int)r->targets[i]);
+		err = stat_pid_gone(r->targets[i]) ? -ESRCH :
+						     stat_write_pid(r, "scope", pid);
 		if (err == -ESRCH) {
-			tpstat_err("no process %d", (int)r->target);
+			tpstat_err("no process %d", (int)r->targets[i]);
 			return -1;
 		}
 		if (err)
@@ -872,11 +891,11 @@ static void stat_watch(struct stat_run *r)
 	for (;;) {
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		left = r->duration ? r->duration - tpstat_seconds(&r->start, &now) : 1;
-		if (left <= 0 || (r->target && stat_target_gone(r)))
+		if (left <= 0 || (r->nr_targets && stat_targets_gone(r)))
 			break;
 		wait.tv_sec = (time_t)left;
 		wait.tv_nsec = (left - (time_t)left) * 1e9;
-		if (r->target && (wait.tv_sec || wait.tv_nsec > STAT_TARGET_POLL_NS)) {
+		if (r->nr_targets && (wait.tv_sec || wait.tv_nsec > STAT_TARGET_POLL_NS)) {
 			wait.tv_sec = 0;
 			wait.tv_nsec = STAT_TARGET_POLL_NS;
 		}
@@ -928,11 +947,17 @@ static int stat_report(const struct stat_run *r, int status)
 	for (i = 0; r->cmd && r->cmd[i]; i++)
 		tpstat_buf_printf(&cmd, "%s%s", i ? " " : "", r->cmd[i]);
 	if (!r->sep && !r->json && !r->cmd) {
-		if (r->target)
+		if (r->nr_targets == 1) {
 			fprintf(r->out, "\n tpstat stat of process %d and what it forked:\n\n",
-				(int)r->target);
-		else
+				(int)r->targets[0]);
+		} else if (r->nr_targets) {
+			fprintf(r->out, "\n tpstat stat of processes");
+			for (i = 0; i < r->nr_targets; i++)
+				fprintf(r->out, "%s %d", i ? "," : "", (int)r->targets[i]);
+			fprintf(r->out, " and what they forked:\n\n");
+		} else {
 			fprintf(r->out, "\n tpstat stat of every task:\n\n");
+		}
 	} else if (!r->sep && !r->json) {
 		fprintf(r->out, "\n tpstat stat of %s'%s'%s", r->all ? "every task while " : "",
 			cmd.s, r->all ? " ran" : "");
@@ -953,19 +978,34 @@ static int stat_report(const struct stat_run *r, int status)
 	return 0;
 }
 
-/* -p's value: a pid, > 0. 0, or -1 if it is not one. */
-static int stat_parse_pid(const char *s, pid_t *pid)
+/*
+ * -p's value, pids (> 0) separated by commas, into r->targets. 0, or the
+ * usage error's status after saying it.
+ */
+static int stat_parse_pids(const char *cmd, const char *s, struct stat_run *r)
 {
+	const char *p = s;
 	char *end;
+	size_t i;
 	long v;
 
-	*pid = 0;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (!isdigit((unsigned char)*s) || *end || errno || v <= 0 || v > 0x3fffffff)
-		return -1;
-	*pid = v;
-	return 0;
+	for (;;) {
+		errno = 0;
+		v = isdigit((unsigned char)*p) ? strtol(p, &end, 10) : 0;
+		if (errno || v <= 0 || v > 0x3fffffff || (*end && *end != ','))
+			return tpstat_usage_error(cmd,
+						  "-p takes process ids separated by commas, not '%s'",
+						  s);
+		for (i = 0; i < r->nr_targets; i++)
+			if (r->targets[i] == v)
+				return tpstat_usage_error(cmd, "-p names %ld twice", v);
+		r->targets = tpstat_realloc(r->targets,
+					    (r->nr_targets + 1) * sizeof(*r->targets));
+		r->targets[r->nr_targets++] = v;
+		if (!*end)
+			return 0;
+		p = end + 1;
+	}
 }
 
 /* Dies of @sig, its default action, as asked; returns if that is not death. */
@@ -1038,7 +1078,7 @@ int tpstat_stat(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	/* Not parsed until the options are, which may exit: nothing to free then. */
-	const char *lists[STAT_LISTS_MAX], *output = NULL;
+	const char *lists[STAT_LISTS_MAX], *output = NULL, *pids = NULL;
 	struct stat_run r = { .out = stderr };
 	size_t i, nr_lists = 0;
 	double ms;
@@ -1083,14 +1123,7 @@ int tpstat_stat(int argc, char **argv)
 							  optarg);
 			break;
 		case 'p':
-			if (stat_parse_pid(optarg, &r.target) && strchr(optarg, ','))
-				return tpstat_usage_error(argv[0],
-							  "-p takes one process id, not '%s' (several at once are not counted yet)",
-							  optarg);
-			if (!r.target)
-				return tpstat_usage_error(argv[0],
-							  "-p takes one process id, not '%s'",
-							  optarg);
+			pids = optarg;
 			break;
 		case 'o':
 			output = optarg;
@@ -1104,11 +1137,11 @@ int tpstat_stat(int argc, char **argv)
 			break;
 		}
 	}
-	if (r.target && r.all)
+	if (pids && r.all)
 		return tpstat_usage_error(argv[0], "takes one of -p and -a");
-	if (r.target && optind < argc)
+	if (pids && optind < argc)
 		return tpstat_usage_error(argv[0], "-p counts a running process, not a command");
-	if (optind >= argc && !r.target && !r.all)
+	if (optind >= argc && !pids && !r.all)
 		return tpstat_usage_error(argv[0], "needs a command to run, or -p or -a");
 	if (r.duration && optind < argc)
 		return tpstat_usage_error(argv[0], "-d ends -p's or -a's count, not a command's");
@@ -1116,7 +1149,9 @@ int tpstat_stat(int argc, char **argv)
 		r.cmd = argv + optind;
 	if (r.sep && r.json)
 		return tpstat_usage_error(argv[0], "takes one of -x and -j");
-	ret = stat_check_events(argv[0], lists, nr_lists);
+	ret = pids ? stat_parse_pids(argv[0], pids, &r) : 0;
+	if (!ret)
+		ret = stat_check_events(argv[0], lists, nr_lists);
 	for (i = 0; !nr_lists && i < ARRAY_SIZE(stat_defaults); i++)
 		stat_add_event(&r, NULL, stat_defaults[i], strlen(stat_defaults[i]), false);
 	if (!ret && tpstat_check_root())

@@ -28,6 +28,8 @@ int tpstat_reset(int argc, char **argv);
 int tpstat_add(int argc, char **argv);
 int tpstat_remove(int argc, char **argv);
 int tpstat_filter(int argc, char **argv);
+/* diff.c: what changed between two exports of export --json. */
+int tpstat_diff(int argc, char **argv);
 /* flame.c: folded stacks drawn as an SVG flame graph. */
 int tpstat_flame(int argc, char **argv);
 
