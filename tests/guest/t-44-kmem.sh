@@ -9,7 +9,7 @@
 # site, and a pairing map full of allocations freed where no tracepoint
 # fires.
 
-plan 40
+plan 41
 
 K=$TP/kmem
 TK=/sys/kernel/debug/tpstat_test_kmem
@@ -151,6 +151,19 @@ within "pages: order 2 has the 200" "$order2" 200 $((200 + 2 * edge + 2))
 within "pages freed: the 200 of order 2 back, as /proc/vmstat's pgfree counts them (edges $fedge)" \
 	"$fpages" "$vmf" $((vmf + 2 * fedge + 2))
 within "pages freed: order 2 has the 200" "$forder2" 200 $((200 + 2 * fedge + 2))
+
+# The sizes asked for, by call site: after a reset, 300 kmallocs of 700
+# bytes and 200 of 3000, and the site's histogram in the sizes file holds
+# exactly them, each in its power of two: 300 in 512 -> 1023, 200 in
+# 2048 -> 4095, no other bucket.
+echo 1 > $K/reset
+echo "300 700" > $TK/alloc
+echo "200 3000" > $TK/alloc
+got=$(awk '/^tpstat_test_kmem_alloc\+/ { in_site = 1; next }
+	/^$/ { in_site = 0 }
+	in_site && $2 == "->" && $5 > 0 { printf "%s:%s ", $1, $5 }' $K/sizes)
+is "sizes: the site's buckets hold the 300 of 700 bytes and the 200 of 3000" \
+	"$got" "512:300 2048:200 "
 
 # A call site is named when it allocates, while its code is surely there,
 # never when a free comes: by then the code may be gone. The test module's

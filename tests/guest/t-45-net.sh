@@ -12,7 +12,7 @@
 # a veth pair's packets through GRO, and through the backlogs, as its ends
 # count them.
 
-plan 40
+plan 43
 
 NET=$TP/net
 
@@ -260,4 +260,36 @@ else
 	fail "(the GRO path: no veth)"
 	fail "(the backlogs: no veth)"
 fi
+
+# max_devices=1: the first device seen has the row, and every other
+# device's packets go to "other", none lost. A dummy device, made up
+# and quiet (no IPv6) before the set is loaded again, so that lo, pinged
+# first, is the first seen; then 3 pings out of the dummy, which its own
+# statistics count as sent and nothing else does. lo's row holds what
+# /proc/net/dev counted for lo (its bytes as above), "other" what the
+# dummy counted, and no third device had a packet.
+ip link add tpnet1 type dummy 2> /dev/null
+no_ipv6 tpnet1
+ip addr add 10.97.0.1/24 dev tpnet1 2> /dev/null
+ip link set tpnet1 up 2> /dev/null
+dummy_counts() {
+	for c in rx_packets rx_bytes tx_packets tx_bytes; do
+		cat /sys/class/net/tpnet1/statistics/$c
+	done | xargs
+}
+rmmod tpstat_net
+check "tpstat_net.ko loads with max_devices=1" load tpstat_net max_devices=1
+lo0=$(proc_lo)
+d0=$(dummy_counts)
+ping_lo 2 100
+ping -q -c 3 -i 0.2 -w 5 10.97.0.2 > /dev/null
+lo1=$(proc_lo)
+d1=$(dummy_counts)
+ip link del tpnet1
+is "one row, lo's, as /proc/net/dev grew (less 14 bytes a packet), and other" \
+	"$(grep -c '^dev\..*\.rx_packets ' $NET/stats) $(net_dev lo.1 |
+		awk '{ print $1, $2 - 14 * $1, $3, $4 - 14 * $3 }')" \
+	"2 $(grown "$lo0" "$lo1")"
+is "the dummy's 3 pings in other, as its own statistics counted them" \
+	"$(net_dev other); $(grown "$d0" "$d1")" "0 0 3 294; 0 0 3 294"
 unload_all
