@@ -109,6 +109,47 @@ uptime_s() {
 # as the last reply came.
 ping_lo() { ping -A -q -c "$1" -s "$2" -W 5 127.0.0.1 > /dev/null; }
 
+# await_tasks INSTANCE N: its scope's tasks, once they are N or after 20 s.
+# A task leaves a scope when it is freed, a grace period after its reaping.
+await_tasks() {
+	n=0
+	while [ "$(stat_of "count/$1" scope.tasks)" != "$2" ] && [ $n -lt 200 ]; do
+		n=$((n + 1))
+		sleep 0.1
+	done
+	stat_of "count/$1" scope.tasks
+}
+
+# tree_tasks PID: the tasks /proc has of PID and all it descends to.
+tree_tasks() {
+	cat /proc/[0-9]*/task/[0-9]*/stat 2>/dev/null | awk -v root="$1" '
+		{ ppid[$1] = $4 }
+		END {
+			for (p in ppid) {
+				for (q = p; q != root && (q in ppid) && q > 1; q = ppid[q])
+					;
+				n += q == root
+			}
+			print n + 0
+		}'
+}
+
+# ns_ping COUNT: COUNT pings over the lo of a network namespace made for
+# them, gone after; prints the namespace's inode.
+ns_ping() {
+	unshare -n sh -c "ip link set lo up; readlink /proc/self/ns/net
+		ping -A -q -c $1 -s 100 127.0.0.1 > /dev/null"
+}
+
+# netns_lo_rx: the packets each other namespace's lo received, as the net
+# set's rows have them ("dev.lo.1@<namespace>.rx_packets"), those not 0,
+# in rising order.
+netns_lo_rx() {
+	awk -F '[ .@]' '$1 == "dev" && $2 == "lo" && $3 == 1 && $4 != "" &&
+		$5 == "rx_packets" && $NF > 0 { print $NF }' $TP/net/stats |
+		sort -n | xargs
+}
+
 # Centiseconds since boot.
 uptime_cs() {
 	read -r up rest < /proc/uptime

@@ -23,12 +23,19 @@
 # task words are within the live tasks and pairing starts within their
 # map, the sets the workload reaches counted, and over a window of forks
 # made for it the count set's forks lie within /proc/stat's processes and
-# the sched set's switches within its ctxt. At the end:
+# the sched set's switches within its ctxt. Then, still held, cases each
+# with its truth known, where the review found defects that only a
+# driven case shows: a scope rewritten under a forking loop holds the
+# loop's tasks, no more; a net filter leaves the packets it rejects
+# untimed; two namespaces made one after the other get a row each; objects
+# of discarded init code freed after a reset name no call site. And
+# tpstat stat's loop alternates true with a thread that execs (its
+# process keeps its pid as another task, and its scope). At the end:
 # counts exact again, and after every module is unloaded Slab, Percpu and
 # VmallocUsed back near where they started (run-tests then checks
 # kmemleak). The summary is TAP: a soak cut short misses its lines.
 
-plan 19
+plan 23
 
 . ./churn.sh
 
@@ -71,6 +78,9 @@ set_state() {
 		echo "$f: $(cat "$f" | tr '\n' ' ')"
 	done
 }
+# The instance whose scope the scoper writes anew under the scoped loop.
+echo scoped > $TP/count/instances
+echo sched_process_fork > $TP/count/scoped/control
 mem0=$(cat $TP/memory)
 state0=$(set_state)
 
@@ -154,10 +164,20 @@ resetter() {
 		usleep 300000
 	done
 }
-# tpstat stat -- true: true's one exec and no fork, whatever runs beside.
+# tpstat stat -- true: true's one exec and no fork, whatever runs beside;
+# every other round thread-exec, whose second thread execs forker 3 2: its
+# clone and forker's 9 forks, and thread-exec's, forker's and its 3
+# children's execs, the process in scope when its pid passes to the thread.
 statloop() {
 	while running; do
-		$TOOL stat -- true 2> /tmp/soak-stat
+		if [ $((rounds % 2)) -eq 0 ]; then
+			want="1 0"
+			$TOOL stat -- true 2> /tmp/soak-stat
+		else
+			want="5 10"
+			echo x | $TOOL stat -- $BIN/thread-exec $BIN/forker 3 2 \
+				2> /tmp/soak-stat > /dev/null
+		fi
 		rc=$?
 		if [ $rc -ne 0 ]; then
 			echo "exit status $rc: $(head -n 1 /tmp/soak-stat)" >> /tmp/soak-stat-bad
@@ -166,7 +186,7 @@ statloop() {
 		got=$(awk '/^ tpstat stat of / { t = 1 }
 			t && NF == 3 { n[$3] = $1 }
 			END { print n["sched_process_exec"] + 0, n["sched_process_fork"] + 0 }' /tmp/soak-stat)
-		[ "$got" = "1 0" ] || echo "got '$got'" >> /tmp/soak-stat-bad
+		[ "$got" = "$want" ] || echo "execs and forks $got, want $want" >> /tmp/soak-stat-bad
 	done
 }
 # The test modules whose tracepoints and events the sets count, gone and
@@ -181,15 +201,46 @@ modchurn() {
 		usleep 200000
 	done
 }
+# A loop forking as fast as it can, in the scope the scoper writes again
+# and again: a scope is made from the tasks it has, and a fork between its
+# bit in the old scope and its count must count in the old one, or the new
+# scope's count of tasks drifts from its bits until the next write. So the
+# loop stops only once the scoper is held, its last writes made while the
+# loop forked; then it forks nothing (a read's timeout is its sleep), and
+# its scope must hold it alone.
+mkfifo /tmp/soak-never
+scoped() {
+	while [ ! -e $STOP ]; do
+		rounds=$((rounds + 1))
+		sh -c :
+		while [ -e $HOLD ] && [ -e $HOLD.scoper ] && [ ! -e $STOP ]; do
+			: > $HOLD.$task
+			read -r -t 1 line <> /tmp/soak-never
+		done
+	done
+}
+scoper() {
+	until [ -s /tmp/soak-scoped ]; do usleep 10000; done
+	read -r pid < /tmp/soak-scoped
+	while running; do
+		i=0
+		while [ $i -lt 40 ]; do
+			echo $pid > $TP/count/scoped/scope
+			i=$((i + 1))
+		done
+	done
+}
 
 : > $BAD_WORK
 : > /tmp/soak-stat-bad
 : > /tmp/soak-mod-bad
 TASKS="workload traffic firer storms sockets namespaces pagecache rcuwork
-	readers writers resetter statloop modchurn"
+	readers writers resetter statloop modchurn scoped scoper"
 pids= started=0
+: > /tmp/soak-scoped
 for task in $TASKS; do
 	{ held=1 rounds=0; $task; echo $rounds > /tmp/soak-$task; } 2>/dev/null &
+	[ $task = scoped ] && echo $! > /tmp/soak-scoped
 	renice -n 10 -p $! > /dev/null
 	pids="$pids $!"
 	started=$((started + 1))
@@ -213,7 +264,7 @@ release() { rm -f $HOLD; }
 # The sets the workload reaches, whose hits must grow between checks.
 REACHED="irq sched kmem net count"
 checks=0 bad_log=0 bad_mem=0 bad_state=0 bad_held=0 bad_forks=0 bad_hits=0
-bad_switches=0
+bad_switches=0 bad_scope=0 bad_filter=0 bad_netns=0 bad_site=0
 kmsg_at=$(kmsg_lines)
 held_max=
 
@@ -302,6 +353,53 @@ check_all() {
 	fi
 }
 
+# check_cases: the driven cases, each failure said in a comment line.
+check_cases() {
+	# The scoped loop alone in its scope once its forks' tasks are
+	# freed (a grace period after their reaping); at the end, gone.
+	live=$(tree_tasks "$(cat /tmp/soak-scoped)")
+	got=$(await_tasks scoped "$live")
+	if [ "$got" != "$live" ] || [ "$live" -gt 1 ]; then
+		bad_scope=$((bad_scope + 1))
+		echo "# $T: check $checks: the scoped loop's tasks: /proc $live, its scope $got"
+	fi
+	# Of 3 pings of 100 bytes and 4 of 1000 over lo, the filter keeps
+	# the 4: their 8 packets, each timed in its queue, no other.
+	echo 'len > 500 && dev == lo' > $TP/net/filter
+	echo 1 > $TP/net/reset
+	ping_lo 3 100
+	ping_lo 4 1000
+	got="$(stat_of net dev.lo.1.tx_packets) $(stat_of net queue.paired) $(stat_of net queue.unpaired)"
+	echo 0 > $TP/net/filter
+	if [ "$got" != "8 8 0" ]; then
+		bad_filter=$((bad_filter + 1))
+		echo "# $T: check $checks: filtered: lo's sent, queue's paired and unpaired: $got, want 8 8 0"
+	fi
+	# Two namespaces, the first gone (its cleanup, a work item, done)
+	# before the second is made, which may get its inode number.
+	echo 1 > $TP/net/reset
+	sleep 1
+	ns_ping 2 > /dev/null
+	sleep 2
+	ns_ping 3 > /dev/null
+	got=$(netns_lo_rx)
+	if [ "$got" != "4 6" ]; then
+		bad_netns=$((bad_netns + 1))
+		echo "# $T: check $checks: two namespaces' lo rows: '$got', want '4 6'"
+	fi
+	# 200 objects of tpstat_test_kmem's init code, discarded by now,
+	# freed after a reset: in other's frees, no site named for them.
+	unload tpstat_test_kmem
+	load tpstat_test_kmem init_leak=200
+	echo 1 > $TP/kmem/reset
+	echo 0 > $D/tpstat_test_kmem/leak
+	got="$(stat_of kmem site.unknown.frees) $(stat_of kmem site.other.frees)"
+	if [ "${got% *}" != none ] || [ "${got#* }" -lt 200 ]; then
+		bad_site=$((bad_site + 1))
+		echo "# $T: check $checks: frees of the init code's 200: unknown's and other's: $got"
+	fi
+}
+
 start=$(uptime_s)
 end=$((start + MIN * 60))
 next_note=$((start + 300))
@@ -309,11 +407,12 @@ while [ "$(uptime_s)" -lt $end ]; do
 	sleep "$EVERY"
 	hold
 	check_all
+	check_cases
 	release
 	now=$(uptime_s)
 	if [ "$now" -ge $next_note ]; then
 		next_note=$((now + 300))
-		echo "# $T: at $(((now - start) / 60)) min: $checks checks, failed: log $bad_log, memory $bad_mem, state $bad_state, held $bad_held, forks $bad_forks, switches $bad_switches, hits $bad_hits"
+		echo "# $T: at $(((now - start) / 60)) min: $checks checks, failed: log $bad_log, memory $bad_mem, state $bad_state, held $bad_held, forks $bad_forks, switches $bad_switches, hits $bad_hits, scope $bad_scope, filter $bad_filter, netns $bad_netns, site $bad_site"
 	fi
 done
 elapsed=$(($(uptime_s) - start))
@@ -324,6 +423,7 @@ done
 touch $STOP
 wait $pids
 check_all
+check_cases
 
 rounds=
 for task in $TASKS; do
@@ -346,7 +446,15 @@ for s in $REACHED; do
 done
 is "$checks checks, each of $REACHED counted events since its last reset (summed:$events)" \
 	$bad_hits 0
-is "tpstat stat -- true in a loop: each exact ($(cat /tmp/soak-statloop) runs)" \
+is "$checks checks, the scope rewritten under a forking loop holding the loop alone at each" \
+	$bad_scope 0
+is "$checks checks, a net filter's rejected packets neither counted nor timed at each" \
+	$bad_filter 0
+is "$checks checks, two namespaces one after the other in rows of their own at each" \
+	$bad_netns 0
+is "$checks checks, frees of discarded init code's objects after a reset naming no site at each" \
+	$bad_site 0
+is "tpstat stat in a loop, of true and of a thread that execs forker: each exact ($(cat /tmp/soak-statloop) runs)" \
 	"$(head -n 5 /tmp/soak-stat-bad)" ""
 is "test modules unloaded and loaded again ($(cat /tmp/soak-modchurn) rounds)" \
 	"$(sort /tmp/soak-mod-bad | uniq -c | xargs)" ""

@@ -13,31 +13,6 @@ plan 27
 
 I=$TP/count/instances
 
-# await_tasks INSTANCE N: its scope's tasks, once they are N or after 20 s.
-# A task leaves a scope when it is freed, a grace period after its reaping.
-await_tasks() {
-	n=0
-	while [ "$(stat_of "count/$1" scope.tasks)" != "$2" ] && [ $n -lt 200 ]; do
-		n=$((n + 1))
-		sleep 0.1
-	done
-	stat_of "count/$1" scope.tasks
-}
-
-# tree_tasks PID: the tasks /proc has of PID and all it descends to.
-tree_tasks() {
-	cat /proc/[0-9]*/task/[0-9]*/stat 2>/dev/null | awk -v root="$1" '
-		{ ppid[$1] = $4 }
-		END {
-			for (p in ppid) {
-				for (q = p; q != root && (q in ppid) && q > 1; q = ppid[q])
-					;
-				n += q == root
-			}
-			print n + 0
-		}'
-}
-
 # What an instance's life leaves behind, for before and after: the
 # instances, tpstat's files, its memory file, tpstat_count's vmalloc areas.
 leftovers() {

@@ -143,28 +143,20 @@ ping_lo 1 100
 unshare -n sh -c 'ip link set lo up; ping -A -q -c 2 -s 100 127.0.0.1 > /dev/null'
 is "lo of another namespace: a row of its own, in a namespace of its own" \
 	"$(awk '$1 == "lo" && $2 == 1 { print $3 }' $NET/devices | sort -u | wc -l)" 2
-is "with its 2 pings" "$(awk -F '[ .@]' '
-	$1 == "dev" && $2 == "lo" && $3 == 1 && $4 != "" && $5 == "rx_packets" {
-		print $NF }' $NET/stats)" 4
+is "with its 2 pings" "$(netns_lo_rx)" 4
 is "beside this namespace's lo, with its one" "$(net_dev lo.1)" "2 284 2 284"
 
 # A namespace's inode number goes back to the kernel's pool when it dies
 # (ns_free_inum(), an IDA that hands out its lowest free number), so the
 # next namespace made usually gets it again: each must still have a row of
 # its own. The first is gone once its cleanup (a work item) has run.
-ns_ping() {
-	unshare -n sh -c "ip link set lo up; readlink /proc/self/ns/net
-		ping -A -q -c $1 -s 100 127.0.0.1 > /dev/null"
-}
 echo 1 > $NET/reset
 ns1=$(ns_ping 2)
 sleep 2
 ns2=$(ns_ping 3)
 echo "# the namespaces' inodes: $ns1 and $ns2"
 is "two namespaces one after the other: two rows of their own, with 2 and 3 pings" \
-	"$(awk -F '[ .@]' '
-	$1 == "dev" && $2 == "lo" && $3 == 1 && $4 != "" && $5 == "rx_packets" &&
-	$NF > 0 { print $NF }' $NET/stats | sort -n | xargs)" "4 6"
+	"$(netns_lo_rx)" "4 6"
 
 # A packet freed has no device: by then the field that held it holds
 # other state, such as a UDP datagram's, kept there once it is queued to
