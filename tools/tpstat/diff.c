@@ -8,9 +8,9 @@
  * count, mean, p50 and p99 on each side; what only one side has, added
  * or removed.
  *
- * The files are read whole and parsed here (a JSON reader of our own, as
- * the command links nothing but libc); anything that is not a tpstat
- * export, or not JSON, is one line naming the file and where, and exit 1.
+ * The files are read whole and parsed by json_read.c; anything that is
+ * not a tpstat export, or not JSON, is one line naming the file and
+ * where, and exit 1.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -31,355 +31,6 @@ static const char tpstat_diff_usage[] =
 	"read or is not an export.\n"
 	"\n"
 	"  -a, --all        every metric, those that did not change too\n";
-
-/* Nesting deeper than any export, to keep the reader's stack bounded. */
-#define JSON_DEPTH_MAX	16
-
-enum json_type { JSON_NULL, JSON_BOOL, JSON_NUMBER, JSON_STRING, JSON_ARRAY, JSON_OBJECT };
-
-struct json {
-	enum json_type type;
-	/* A string's text, or a number's as written. */
-	char *s;
-	/* An array's items, an object's values with their names in @keys. */
-	struct json *items;
-	char **keys;
-	size_t nr;
-};
-
-struct json_reader {
-	const char *path;
-	const char *text, *p, *end;
-	/* Said once; the reader stops at the first. */
-	bool failed;
-};
-
-static void json_free(struct json *v)
-{
-	size_t i;
-
-	for (i = 0; i < v->nr; i++) {
-		json_free(&v->items[i]);
-		if (v->keys)
-			free(v->keys[i]);
-	}
-	free(v->items);
-	free(v->keys);
-	free(v->s);
-	memset(v, 0, sizeof(*v));
-}
-
-/* The line and column of @at in the reader's text, from 1. */
-static void json_where(const struct json_reader *r, const char *at,
-		       unsigned int *line, unsigned int *col)
-{
-	const char *p;
-
-	*line = 1;
-	*col = 1;
-	for (p = r->text; p < at; p++) {
-		if (*p == '\n') {
-			(*line)++;
-			*col = 1;
-		} else {
-			(*col)++;
-		}
-	}
-}
-
-static bool __printf(2, 3) json_fail(struct json_reader *r, const char *fmt, ...)
-{
-	struct tpstat_buf b = { 0 };
-	unsigned int line, col;
-	va_list ap;
-	int n;
-
-	if (r->failed)
-		return false;
-	r->failed = true;
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	b.s = tpstat_alloc(n + 1);
-	va_start(ap, fmt);
-	vsnprintf(b.s, n + 1, fmt, ap);
-	va_end(ap);
-	json_where(r, r->p, &line, &col);
-	if (r->p >= r->end)
-		tpstat_err("%s: not JSON: %s at its end", r->path, b.s);
-	else
-		tpstat_err("%s: not JSON: %s at line %u, column %u", r->path, b.s,
-			   line, col);
-	free(b.s);
-	return false;
-}
-
-static void json_skip_space(struct json_reader *r)
-{
-	while (r->p < r->end && (*r->p == ' ' || *r->p == '\t' ||
-				 *r->p == '\n' || *r->p == '\r'))
-		r->p++;
-}
-
-static int json_hex(const char *p, const char *end)
-{
-	int v = 0, i;
-
-	if (end - p < 4)
-		return -1;
-	for (i = 0; i < 4; i++) {
-		char c = p[i];
-
-		v <<= 4;
-		if (c >= '0' && c <= '9')
-			v |= c - '0';
-		else if (c >= 'a' && c <= 'f')
-			v |= c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			v |= c - 'A' + 10;
-		else
-			return -1;
-	}
-	return v;
-}
-
-static void json_add_utf8(struct tpstat_buf *b, unsigned int c)
-{
-	char u[4];
-	size_t n;
-
-	if (c < 0x80) {
-		u[0] = c;
-		n = 1;
-	} else if (c < 0x800) {
-		u[0] = 0xc0 | (c >> 6);
-		u[1] = 0x80 | (c & 0x3f);
-		n = 2;
-	} else if (c < 0x10000) {
-		u[0] = 0xe0 | (c >> 12);
-		u[1] = 0x80 | ((c >> 6) & 0x3f);
-		u[2] = 0x80 | (c & 0x3f);
-		n = 3;
-	} else {
-		u[0] = 0xf0 | (c >> 18);
-		u[1] = 0x80 | ((c >> 12) & 0x3f);
-		u[2] = 0x80 | ((c >> 6) & 0x3f);
-		u[3] = 0x80 | (c & 0x3f);
-		n = 4;
-	}
-	tpstat_buf_add(b, u, n);
-}
-
-/* The escapes of one character, and the characters they stand for. */
-static const char json_escapes[] = "\"\\/bfnrt";
-static const char json_unescaped[] = "\"\\/\b\f\n\r\t";
-
-/* The character a \u escape's 4 hex digits at @p name, or -1. */
-static int json_low_surrogate(const char *p, const char *end)
-{
-	int low;
-
-	if (end - p < 6 || p[0] != '\\' || p[1] != 'u')
-		return -1;
-	low = json_hex(p + 2, end);
-	return low >= 0xdc00 && low < 0xe000 ? low : -1;
-}
-
-/* A string at r->p, its quote first; its text in *@s. */
-static bool json_read_string(struct json_reader *r, char **s)
-{
-	struct tpstat_buf b = { 0 };
-	const char *esc;
-	int c, low;
-
-	r->p++;
-	tpstat_buf_add(&b, "", 0);
-	while (r->p < r->end && *r->p != '"') {
-		if ((unsigned char)*r->p < 0x20) {
-			tpstat_buf_free(&b);
-			return json_fail(r, "a control character in a string");
-		}
-		if (*r->p != '\\') {
-			tpstat_buf_add(&b, r->p++, 1);
-			continue;
-		}
-		r->p++;
-		if (r->p >= r->end)
-			break;
-		esc = strchr(json_escapes, *r->p);
-		if (esc && *esc) {
-			tpstat_buf_add(&b, &json_unescaped[esc - json_escapes], 1);
-			r->p++;
-			continue;
-		}
-		switch (*r->p) {
-		case 'u':
-			c = json_hex(r->p + 1, r->end);
-			if (c <= 0) {
-				tpstat_buf_free(&b);
-				return json_fail(r, c ? "a \\u escape that is not 4 hex digits" :
-						 "a NUL (\\u0000) in a string");
-			}
-			r->p += 4;
-			/* A surrogate pair is one character; half of one, U+FFFD. */
-			low = c >= 0xd800 && c < 0xdc00 ?
-			      json_low_surrogate(r->p + 1, r->end) : -1;
-			if (low >= 0) {
-				c = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
-				r->p += 6;
-			} else if (c >= 0xd800 && c < 0xe000) {
-				c = 0xfffd;
-			}
-			json_add_utf8(&b, c);
-			break;
-		default:
-			tpstat_buf_free(&b);
-			return json_fail(r, "an unknown escape \\%c", *r->p);
-		}
-		r->p++;
-	}
-	if (r->p >= r->end) {
-		tpstat_buf_free(&b);
-		return json_fail(r, "a string not closed");
-	}
-	r->p++;
-	*s = b.s;
-	return true;
-}
-
-/* A number as JSON writes one: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
-static bool json_read_number(struct json_reader *r, struct json *v)
-{
-	const char *start = r->p, *p = r->p;
-
-	if (p < r->end && *p == '-')
-		p++;
-	if (p < r->end && *p == '0')
-		p++;
-	else if (p < r->end && *p >= '1' && *p <= '9')
-		while (p < r->end && *p >= '0' && *p <= '9')
-			p++;
-	else
-		return json_fail(r, "a number that is not one");
-	if (p < r->end && *p == '.') {
-		if (++p >= r->end || *p < '0' || *p > '9')
-			return json_fail(r, "a number that is not one");
-		while (p < r->end && *p >= '0' && *p <= '9')
-			p++;
-	}
-	if (p < r->end && (*p == 'e' || *p == 'E')) {
-		p++;
-		if (p < r->end && (*p == '+' || *p == '-'))
-			p++;
-		if (p >= r->end || *p < '0' || *p > '9')
-			return json_fail(r, "a number that is not one");
-		while (p < r->end && *p >= '0' && *p <= '9')
-			p++;
-	}
-	v->type = JSON_NUMBER;
-	v->s = tpstat_strndup(start, p - start);
-	r->p = p;
-	return true;
-}
-
-static bool json_read_value(struct json_reader *r, struct json *v, int depth);
-
-/* An array or an object at r->p, its bracket first. */
-static bool json_read_container(struct json_reader *r, struct json *v, int depth)
-{
-	bool object = *r->p == '{';
-	char close = object ? '}' : ']';
-	size_t i;
-
-	if (depth >= JSON_DEPTH_MAX)
-		return json_fail(r, "nesting deeper than %d", JSON_DEPTH_MAX);
-	v->type = object ? JSON_OBJECT : JSON_ARRAY;
-	r->p++;
-	json_skip_space(r);
-	if (r->p < r->end && *r->p == close) {
-		r->p++;
-		return true;
-	}
-	for (;;) {
-		v->items = tpstat_realloc(v->items, (v->nr + 1) * sizeof(*v->items));
-		memset(&v->items[v->nr], 0, sizeof(*v->items));
-		if (object) {
-			v->keys = tpstat_realloc(v->keys, (v->nr + 1) * sizeof(*v->keys));
-			v->keys[v->nr] = NULL;
-		}
-		v->nr++;
-		json_skip_space(r);
-		if (object) {
-			if (r->p >= r->end || *r->p != '"')
-				return json_fail(r, "a name expected");
-			if (!json_read_string(r, &v->keys[v->nr - 1]))
-				return false;
-			for (i = 0; i < v->nr - 1; i++)
-				if (!strcmp(v->keys[i], v->keys[v->nr - 1]))
-					return json_fail(r, "a name given twice, \"%s\"",
-							 v->keys[i]);
-			json_skip_space(r);
-			if (r->p >= r->end || *r->p != ':')
-				return json_fail(r, "':' expected");
-			r->p++;
-		}
-		if (!json_read_value(r, &v->items[v->nr - 1], depth + 1))
-			return false;
-		json_skip_space(r);
-		if (r->p < r->end && *r->p == ',') {
-			r->p++;
-			continue;
-		}
-		if (r->p < r->end && *r->p == close) {
-			r->p++;
-			return true;
-		}
-		return json_fail(r, "',' or '%c' expected", close);
-	}
-}
-
-static bool json_read_value(struct json_reader *r, struct json *v, int depth)
-{
-	static const struct {
-		const char *word;
-		enum json_type type;
-	} words[] = {
-		{ "null", JSON_NULL }, { "true", JSON_BOOL }, { "false", JSON_BOOL },
-	};
-	size_t i, n;
-
-	json_skip_space(r);
-	if (r->p >= r->end)
-		return json_fail(r, "a value expected");
-	if (*r->p == '{' || *r->p == '[')
-		return json_read_container(r, v, depth);
-	if (*r->p == '"') {
-		v->type = JSON_STRING;
-		return json_read_string(r, &v->s);
-	}
-	if (*r->p == '-' || (*r->p >= '0' && *r->p <= '9'))
-		return json_read_number(r, v);
-	for (i = 0; i < ARRAY_SIZE(words); i++) {
-		n = strlen(words[i].word);
-		if ((size_t)(r->end - r->p) >= n && !memcmp(r->p, words[i].word, n)) {
-			v->type = words[i].type;
-			r->p += n;
-			return true;
-		}
-	}
-	return json_fail(r, "a value expected");
-}
-
-/* The member @key of object @v, or NULL. */
-static const struct json *json_member(const struct json *v, const char *key)
-{
-	size_t i;
-
-	for (i = 0; v->type == JSON_OBJECT && i < v->nr; i++)
-		if (!strcmp(v->keys[i], key))
-			return &v->items[i];
-	return NULL;
-}
 
 /* A set's stats, and what each line is. */
 struct diff_set {
@@ -445,7 +96,7 @@ static bool diff_add_set(struct diff_side *d, const char *set, const struct json
 	if (!v || v->type != JSON_OBJECT)
 		return diff_not_export(d->path, "%s has no stats object", set);
 	for (i = 0; probes_v && i < probes_v->nr; i++) {
-		const struct json *tp = json_member(&probes_v->items[i], "tracepoint");
+		const struct json *tp = tpstat_json_member(&probes_v->items[i], "tracepoint");
 
 		if (!tp || tp->type != JSON_STRING) {
 			tpstat_free_probes(&probes);
@@ -487,8 +138,8 @@ static bool diff_add_set(struct diff_side *d, const char *set, const struct json
 
 static bool diff_read_side(struct diff_side *d, const struct json *root)
 {
-	const struct json *version = json_member(root, "version");
-	const struct json *sets = json_member(root, "sets");
+	const struct json *version = tpstat_json_member(root, "version");
+	const struct json *sets = tpstat_json_member(root, "sets");
 	size_t i;
 
 	if (root->type != JSON_OBJECT)
@@ -498,11 +149,11 @@ static bool diff_read_side(struct diff_side *d, const struct json *root)
 	if (!sets || sets->type != JSON_OBJECT)
 		return diff_not_export(d->path, "no \"sets\" object");
 	d->version = tpstat_strdup(version->s);
-	if (json_member(root, "memory") &&
-	    !diff_add_set(d, DIFF_MEMORY, json_member(root, "memory"), NULL))
+	if (tpstat_json_member(root, "memory") &&
+	    !diff_add_set(d, DIFF_MEMORY, tpstat_json_member(root, "memory"), NULL))
 		return false;
 	for (i = 0; i < sets->nr; i++) {
-		const struct json *probes = json_member(&sets->items[i], "probes");
+		const struct json *probes = tpstat_json_member(&sets->items[i], "probes");
 
 		if (sets->items[i].type != JSON_OBJECT)
 			return diff_not_export(d->path, "set %s is not an object",
@@ -511,7 +162,7 @@ static bool diff_read_side(struct diff_side *d, const struct json *root)
 			return diff_not_export(d->path, "the probes of %s are not an array",
 					       sets->keys[i]);
 		if (!diff_add_set(d, sets->keys[i],
-				  json_member(&sets->items[i], "stats"), probes))
+				  tpstat_json_member(&sets->items[i], "stats"), probes))
 			return false;
 	}
 	return true;
@@ -548,7 +199,6 @@ static int diff_read_file(const char *path, char **text, size_t *len)
 
 static int diff_load(struct diff_side *d, const char *path)
 {
-	struct json_reader r = { .path = path };
 	struct json root = { 0 };
 	char *text;
 	size_t len;
@@ -558,21 +208,9 @@ static int diff_load(struct diff_side *d, const char *path)
 	d->path = path;
 	if (diff_read_file(path, &text, &len))
 		return -1;
-	r.text = text;
-	r.p = text;
-	r.end = text + len;
-	if (memchr(text, '\0', len)) {
-		r.p = memchr(text, '\0', len);
-		ok = json_fail(&r, "a NUL byte");
-	} else {
-		ok = json_read_value(&r, &root, 0);
-		json_skip_space(&r);
-		if (ok && r.p < r.end)
-			ok = json_fail(&r, "more after the value");
-	}
-	if (ok)
-		ok = diff_read_side(d, &root);
-	json_free(&root);
+	ok = tpstat_json_read(path, text, len, &root) &&
+	     diff_read_side(d, &root);
+	tpstat_json_free(&root);
 	free(text);
 	return ok ? 0 : -1;
 }

@@ -444,6 +444,24 @@ bool tpstat_event_match(const struct tpstat_tracepoint *tp, const char *spec);
 /* Why @spec may have matched nothing: "", or a clause in parentheses. */
 const char *tpstat_event_hint(const struct tpstat_tracepoints *t, const char *spec);
 
+/* json_read.c: a JSON document read whole (tpstat diff reads exports). */
+enum json_type { JSON_NULL, JSON_BOOL, JSON_NUMBER, JSON_STRING, JSON_ARRAY, JSON_OBJECT };
+
+struct json {
+	enum json_type type;
+	/* A string's text, or a number's as written. */
+	char *s;
+	/* An array's items, an object's values with their names in @keys. */
+	struct json *items;
+	char **keys;
+	size_t nr;
+};
+
+bool tpstat_json_read(const char *path, const char *text, size_t len,
+		      struct json *root);
+void tpstat_json_free(struct json *v);
+const struct json *tpstat_json_member(const struct json *v, const char *key);
+
 /* @s as a JSON string, quoted and escaped (json.c). */
 void tpstat_json_string(FILE *f, const char *s);
 
