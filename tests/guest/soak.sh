@@ -219,8 +219,8 @@ scoped() {
 		done
 	done
 }
+# The loop's pid, written as it was started, before the scoper.
 scoper() {
-	until [ -s /tmp/soak-scoped ]; do usleep 10000; done
 	read -r pid < /tmp/soak-scoped
 	while running; do
 		i=0
@@ -237,7 +237,6 @@ scoper() {
 TASKS="workload traffic firer storms sockets namespaces pagecache rcuwork
 	readers writers resetter statloop modchurn scoped scoper"
 pids= started=0
-: > /tmp/soak-scoped
 for task in $TASKS; do
 	{ held=1 rounds=0; $task; echo $rounds > /tmp/soak-$task; } 2>/dev/null &
 	[ $task = scoped ] && echo $! > /tmp/soak-scoped
