@@ -18,6 +18,9 @@ enum { COUNT_CPU, COUNT_PID, COUNT_TGID, COUNT_COMM, COUNT_COMM_HI, COUNT_SLOTS 
 /* An instance's probes of its own, which follow its scope's tasks. */
 enum { COUNT_SCOPE_FORK, COUNT_SCOPE_FREE, COUNT_SCOPE_PROBES };
 
+/* The pids a scope file lists; beyond them it says how many more. */
+#define COUNT_SCOPE_ROOTS	8
+
 /**
  * struct count_scope_tasks - the tasks in a scope, and how many they are
  * @nr: bits set in @pids; a probe counts the bit it sets or clears here,
@@ -34,11 +37,14 @@ struct count_scope_tasks {
  * struct count_scope - the tasks an instance counts
  * @tasks: its tasks, NULL for every task; published as a filter's program
  *         is, freed once no probe can be reading it
- * @root: the pid that started it; those added after it ("+PID") are not kept
+ * @roots: the pids written to it, as written: the first that started it,
+ *         then those added ("+PID"), the first %COUNT_SCOPE_ROOTS of them
+ * @nr_roots: how many were written, kept or not
  */
 struct count_scope {
 	struct count_scope_tasks *tasks;
-	pid_t root;
+	pid_t roots[COUNT_SCOPE_ROOTS];
+	unsigned int nr_roots;
 };
 
 /**

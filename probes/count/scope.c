@@ -59,15 +59,23 @@ int count_scope_nr_tasks(struct count_instance *in)
 	return in->scope.tasks ? atomic_read(&in->scope.tasks->nr) : 0;
 }
 
+/* "PID PID..., N tasks": the pids written, then the tasks in scope now. */
 int count_scope_show(struct seq_file *m, struct tpstat_set *set)
 {
 	struct count_instance *in = to_instance(set);
+	struct count_scope *scope = &in->scope;
+	unsigned int i, kept = min_t(unsigned int, scope->nr_roots,
+				     COUNT_SCOPE_ROOTS);
 
-	if (in->scope.tasks)
-		seq_printf(m, "%d, %d tasks\n", in->scope.root,
-			   count_scope_nr_tasks(in));
-	else
+	if (!scope->tasks) {
 		seq_puts(m, "all\n");
+		return 0;
+	}
+	for (i = 0; i < kept; i++)
+		seq_printf(m, "%s%d", i ? " " : "", scope->roots[i]);
+	if (scope->nr_roots > kept)
+		seq_printf(m, " and %u more", scope->nr_roots - kept);
+	seq_printf(m, ", %d tasks\n", count_scope_nr_tasks(in));
 	return 0;
 }
 
@@ -92,7 +100,8 @@ static void count_scope_set(struct count_instance *in,
 
 	mutex_lock(&in->set.lock);
 	old = in->scope.tasks;
-	in->scope.root = root;
+	in->scope.roots[0] = root;
+	in->scope.nr_roots = !!root;
 	tpstat_data_publish(in->scope.tasks, tasks);
 	if (old)
 		tracepoint_synchronize_unregister();
@@ -114,19 +123,35 @@ static void count_scope_add_task(struct count_scope_tasks *tasks,
 		atomic_dec(&tasks->nr);
 }
 
+/* A pid written again is listed once; past the kept ones, only counted. */
+static void count_scope_add_root(struct count_scope *scope, pid_t nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < scope->nr_roots && i < COUNT_SCOPE_ROOTS; i++)
+		if (scope->roots[i] == nr)
+			return;
+	if (scope->nr_roots < COUNT_SCOPE_ROOTS)
+		scope->roots[scope->nr_roots] = nr;
+	scope->nr_roots++;
+}
+
 /*
  * "+PID" adds a task, and the tasks it forks from then on, to a scope of
  * pids: several processes in one scope, as set_event_pid's appends. With
  * every task in scope it starts a scope of its own, as a pid alone does.
  * False if there was no scope to add to.
  */
-static bool count_scope_add(struct count_instance *in, struct task_struct *task)
+static bool count_scope_add(struct count_instance *in, struct task_struct *task,
+			    pid_t nr)
 {
+	struct count_scope *scope = &in->scope;
 	bool added = false;
 
 	mutex_lock(&in->set.lock);
-	if (in->scope.tasks) {
-		count_scope_add_task(in->scope.tasks, task);
+	if (scope->tasks) {
+		count_scope_add_task(scope->tasks, task);
+		count_scope_add_root(scope, nr);
 		added = true;
 	}
 	mutex_unlock(&in->set.lock);
@@ -159,7 +184,7 @@ int count_scope_write(struct tpstat_set *set, const struct tpstat_file *file,
 	task = count_scope_task(nr);
 	if (!task)
 		return -ESRCH;
-	if (add && count_scope_add(in, task)) {
+	if (add && count_scope_add(in, task, nr)) {
 		put_task_struct(task);
 		return 0;
 	}

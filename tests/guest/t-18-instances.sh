@@ -4,12 +4,13 @@
 # unrelated forks run beside it; a process whose second thread execs, kept
 # in scope under the pid it keeps; the scope's count of tasks against the
 # tasks /proc has, after resets during a fork loop; two instances on one
-# tracepoint with scopes of their own, each exact, one removed and the
+# tracepoint with scopes of their own (one of two processes, the second
+# added with +PID, listed in its scope file), each exact, one removed and the
 # other unchanged; names, pids and the bound on instances refused;
 # instances made and removed in a loop, each exact, their tracepoints,
 # memory and files all given back.
 
-plan 27
+plan 29
 
 I=$TP/count/instances
 
@@ -121,15 +122,32 @@ sh -c "read x < /tmp/gate1; echo 7 > $FIRE" &
 a=$!
 sh -c "read x < /tmp/gate2; echo 4 > $FIRE" &
 b=$!
+# One's scope is both shells, the second added with "+PID" (and the
+# first added again, which changes nothing); two's is the second's alone.
 echo $a > $TP/count/one/scope
+echo "+$b" > $TP/count/one/scope
+echo "+$a" > $TP/count/one/scope
 echo $b > $TP/count/two/scope
+is "+PID: the scope lists both pids, the one written twice once" \
+	"$(cat $TP/count/one/scope)" "$a $b, 2 tasks"
+# Eight more: the file lists the first eight pids, then how many more.
+sleeps=
+for i in 1 2 3 4 5 6 7 8; do
+	sleep 60 &
+	sleeps="$sleeps $!"
+	echo "+$!" > $TP/count/one/scope
+done
+is "+PID: eight pids listed, then how many more" "$(cat $TP/count/one/scope)" \
+	"$a $b $(echo $sleeps | cut -d ' ' -f 1-6) and 2 more, 10 tasks"
+kill $sleeps
+wait $sleeps 2>/dev/null
 # Opening a FIFO waits for its reader, and a child's exit may interrupt
 # the wait: try again until the line is through.
 until echo go > /tmp/gate1; do :; done 2>/dev/null
 until echo go > /tmp/gate2; do :; done 2>/dev/null
 wait $a $b
 fire 3
-is "instance one: its shell's 7" "$(stat_of count/one tpstat_test_fire.hits)" 7
+is "instance one: its two shells' 7 and 4" "$(stat_of count/one tpstat_test_fire.hits)" 11
 is "instance two: its shell's 4" "$(stat_of count/two tpstat_test_fire.hits)" 4
 echo '!one' > $I
 check "removing one takes its directory" sh -c "! [ -e $TP/count/one ]"
