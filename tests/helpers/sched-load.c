@@ -26,6 +26,10 @@
  *	sleep before them ending the slice it was in; the second, made
  *	under that name, prints zeros for the first. Then "COMM done" once
  *	it has spun, and it waits for the end of its input.
+ * sched-load sleep N MS
+ *	As "tpssleep": sleeps N times MS milliseconds with nanosleep(), each
+ *	one block in TASK_INTERRUPTIBLE and one wakeup, and nothing else
+ *	under that name; then prints "tpssleep PID".
  * sched-load rings N
  *	As "tpsring": sets up N io_uring rings, each with a polling thread
  *	of its own, which the kernel makes with create_io_thread(): a new
@@ -265,6 +269,19 @@ static int hogs(long seconds)
 	return 0;
 }
 
+static int sleeper(long n, long ms)
+{
+	struct timespec t = { ms / 1000, ms % 1000 * 1000000 };
+	long i;
+
+	name_task("tpssleep");
+	for (i = 0; i < n; i++)
+		if (nanosleep(&t, NULL))
+			die("nanosleep");
+	printf("tpssleep %d\n", getpid());
+	return 0;
+}
+
 /* The threads of this process but the calling one. */
 static int other_threads(void)
 {
@@ -325,9 +342,11 @@ int main(int argc, char **argv)
 		return spin(atol(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "hogs"))
 		return hogs(atol(argv[2]));
+	if (argc == 4 && !strcmp(argv[1], "sleep"))
+		return sleeper(atol(argv[2]), atol(argv[3]));
 	if (argc == 3 && !strcmp(argv[1], "rings"))
 		return rings(atol(argv[2]));
 	fprintf(stderr, "usage: sched-load %s\n",
-		"fork N [PROGRAM] | pingpong K | spin S | hogs S | rings N");
+		"fork N [PROGRAM] | pingpong K | spin S | hogs S | sleep N MS | rings N");
 	return 2;
 }
