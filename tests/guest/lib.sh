@@ -178,7 +178,13 @@ veth_ns() {
 	[ -n "$VETH_PEER" ] || { echo "no veth peer besides $1" >&2; return 1; }
 	unshare -n sleep 1000000 &
 	VETH_NS=$!
-	sleep 0.2
+	# Until unshare has made the namespace, the task is in this one, and
+	# the peer "moved" to it would stay here: after a fixed 0.2 s, a soak
+	# on a loaded debug kernel once found no veth0 in the namespace.
+	while [ "$(readlink /proc/$VETH_NS/ns/net)" = "$(readlink /proc/self/ns/net)" ]; do
+		kill -0 $VETH_NS 2> /dev/null || return 1
+		sleep 0.1
+	done
 	ip link set "$VETH_PEER" netns $VETH_NS || return 1
 	no_ipv6 "$1"
 	ip addr add "$2/24" dev "$1" && ip link set "$1" up || return 1
