@@ -219,9 +219,10 @@ scoped() {
 		done
 	done
 }
-# The loop's pid, written as it was started, before the scoper.
+# The loop's pid, written as it was started, before the scoper, in a file
+# of its own: /tmp/soak-scoped gets the loop's rounds when it ends.
 scoper() {
-	read -r pid < /tmp/soak-scoped
+	read -r pid < /tmp/soak-scoped.pid
 	while running; do
 		i=0
 		while [ $i -lt 40 ]; do
@@ -239,7 +240,7 @@ TASKS="workload traffic firer storms sockets namespaces pagecache rcuwork
 pids= started=0
 for task in $TASKS; do
 	{ held=1 rounds=0; $task; echo $rounds > /tmp/soak-$task; } 2>/dev/null &
-	[ $task = scoped ] && echo $! > /tmp/soak-scoped
+	[ $task = scoped ] && echo $! > /tmp/soak-scoped.pid
 	renice -n 10 -p $! > /dev/null
 	pids="$pids $!"
 	started=$((started + 1))
@@ -356,7 +357,7 @@ check_all() {
 check_cases() {
 	# The scoped loop alone in its scope once its forks' tasks are
 	# freed (a grace period after their reaping); at the end, gone.
-	live=$(tree_tasks "$(cat /tmp/soak-scoped)")
+	live=$(tree_tasks "$(cat /tmp/soak-scoped.pid)")
 	got=$(await_tasks scoped "$live")
 	if [ "$got" != "$live" ] || [ "$live" -gt 1 ]; then
 		bad_scope=$((bad_scope + 1))
