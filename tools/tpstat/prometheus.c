@@ -458,6 +458,8 @@ int tpstat_export_prometheus(FILE *f, char **sets, size_t nr)
 		ret = add_set(&e, sets[i], &probes);
 	for (i = 0; i < e.nr && !ret; i++)
 		put_family(f, &e.f[i]);
+	if (!ret)
+		ret = tpstat_export_health(f, &probes, sets, nr);
 	free_exposition(&e);
 	tpstat_free_probes(&probes);
 	return ret;

@@ -467,6 +467,9 @@ void tpstat_json_string(FILE *f, const char *s);
 
 /* export.c's two formats. */
 int tpstat_export_prometheus(FILE *f, char **sets, size_t nr);
+/* health.c: probe states, build, memory and time, after the sets' metrics. */
+int tpstat_export_health(FILE *f, const struct tpstat_probes *probes,
+			 char **sets, size_t nr);
 int tpstat_export_json(FILE *f, char **sets, size_t nr);
 
 #endif /* _TPSTAT_TOOL_H */
