@@ -4,9 +4,11 @@
  * of line (schema.c), tpstat_<set>_<metric>, with the keys of a line's name
  * as labels. Counters end in _total; histograms get cumulative buckets,
  * _sum and _count, and their min, max and percentiles, which a Prometheus
- * histogram cannot hold, come as gauges of their own (_min, _max, _p50,
- * _p90, _p99). Nanoseconds are written as seconds, exactly, the unit
- * Prometheus names want. Each family's lines are written together, its
+ * histogram cannot hold, come as gauges of their own, named for what they
+ * are: since the set's last reset, not over a dashboard's window
+ * (_min_since_reset, _max_since_reset, _p50_since_reset, ...).
+ * Nanoseconds are written as seconds, exactly, the unit Prometheus names
+ * want. Each family's lines are written together, its
  * HELP and TYPE first, as the format requires.
  */
 #include <errno.h>
@@ -360,11 +362,16 @@ static void put_histogram(FILE *f, const struct family *fam)
 		enum tpstat_hist_part part;
 		const char *suffix, *help;
 	} gauges[] = {
-		{ TPSTAT_HIST_MIN, "_min", ": the smallest value" },
-		{ TPSTAT_HIST_MAX, "_max", ": the largest value" },
-		{ TPSTAT_HIST_P50, "_p50", ": the median, from the buckets" },
-		{ TPSTAT_HIST_P90, "_p90", ": the 90th percentile, from the buckets" },
-		{ TPSTAT_HIST_P99, "_p99", ": the 99th percentile, from the buckets" },
+		{ TPSTAT_HIST_MIN, "_min_since_reset",
+		  ": the smallest value since the reset" },
+		{ TPSTAT_HIST_MAX, "_max_since_reset",
+		  ": the largest value since the reset" },
+		{ TPSTAT_HIST_P50, "_p50_since_reset",
+		  ": the median since the reset, from the buckets" },
+		{ TPSTAT_HIST_P90, "_p90_since_reset",
+		  ": the 90th percentile since the reset, from the buckets" },
+		{ TPSTAT_HIST_P99, "_p99_since_reset",
+		  ": the 99th percentile since the reset, from the buckets" },
 	};
 	size_t nr_bounds, i, b, j, g;
 	unsigned long long *bounds = bounds_of(fam, &nr_bounds);
