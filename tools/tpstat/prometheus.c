@@ -11,6 +11,7 @@
  * want. Each family's lines are written together, its
  * HELP and TYPE first, as the format requires.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,8 @@ struct family {
 struct exposition {
 	struct family *f;
 	size_t nr;
+	/* TPSTAT_EXPORT_*: what the defaults leave out, put back. */
+	unsigned int flags;
 };
 
 static const char *const tpstat_types[] = {
@@ -154,18 +157,63 @@ static void render_label(struct tpstat_buf *b, const char *name,
 	tpstat_buf_add(b, "\"", 1);
 }
 
+/* Skips the hexadecimal digits at @p, at least one; NULL if none. */
+static const char *skip_hex(const char *p)
+{
+	if (!isxdigit((unsigned char)*p))
+		return NULL;
+	while (isxdigit((unsigned char)*p))
+		p++;
+	return p;
+}
+
+/*
+ * A call site's function, and its module: "foo.isra.0+0x1c/0x80_[m]"
+ * (as the stats word prints "foo.isra.0+0x1c/0x80 [m]") is "foo.isra.0 [m]".
+ * The offset and size change with every build of the kernel, and would
+ * make each build's series new ones. False for a value of another shape.
+ */
+static bool call_site_function(const char *v, struct tpstat_buf *out)
+{
+	const char *plus = strstr(v, "+0x"), *p;
+	size_t rest;
+
+	if (!plus || plus == v)
+		return false;
+	p = skip_hex(plus + 3);
+	if (!p || strncmp(p, "/0x", 3))
+		return false;
+	p = skip_hex(p + 3);
+	if (!p)
+		return false;
+	rest = strlen(p);
+	if (rest && (rest < 4 || (p[0] != '_' && p[0] != ' ') || p[1] != '[' ||
+		     p[rest - 1] != ']'))
+		return false;
+	tpstat_buf_add(out, v, plus - v);
+	if (rest) {
+		tpstat_buf_add(out, " ", 1);
+		tpstat_buf_add(out, p + 1, rest - 1);
+	}
+	return true;
+}
+
 /*
  * 'a="x",b="y"', escaped: a set inside another's path first (the stack
  * set's entry, tracepoint="kmalloc"), unless the line names it itself (an
- * entry's tracepoint's hits), then the keys the line holds.
+ * entry's tracepoint's hits), then the keys the line holds; a call site's
+ * as its function, unless TPSTAT_EXPORT_OFFSETS (@merged then says that
+ * lines of other call sites may share the labels).
  */
-static char *render_labels(const char *set, const struct tpstat_meaning *m)
+static char *render_labels(const struct exposition *e, const char *set,
+			   const struct tpstat_meaning *m, bool *merged)
 {
 	const char *nested;
 	struct tpstat_buf b = { 0 };
 	size_t top_len;
 	unsigned int i;
 
+	*merged = false;
 	tpstat_buf_add(&b, "", 0);
 	nested = tpstat_nested_label(set, &top_len);
 	for (i = 0; nested && i < m->nr_labels; i++)
@@ -173,9 +221,19 @@ static char *render_labels(const char *set, const struct tpstat_meaning *m)
 			nested = NULL;
 	if (nested)
 		render_label(&b, nested, set + top_len + 1);
-	for (i = 0; i < m->nr_labels; i++)
-		if (m->labels[i].value)
-			render_label(&b, m->labels[i].name, m->labels[i].value);
+	for (i = 0; i < m->nr_labels; i++) {
+		struct tpstat_buf fn = { 0 };
+		const char *v = m->labels[i].value;
+
+		if (!v)
+			continue;
+		if (!(e->flags & TPSTAT_EXPORT_OFFSETS) && call_site_function(v, &fn)) {
+			v = fn.s;
+			*merged = true;
+		}
+		render_label(&b, m->labels[i].name, v);
+		tpstat_buf_free(&fn);
+	}
 	return b.s;
 }
 
@@ -184,14 +242,22 @@ static void add_line(struct exposition *e, const char *set,
 {
 	struct family *fam = family_of(e, set, l->name, m);
 	struct series *s = NULL;
+	bool merged;
 	char *labels;
 	size_t i;
 
 	if (!fam)
 		return;
-	labels = render_labels(set, m);
+	labels = render_labels(e, set, m, &merged);
 	if (m->kind != TPSTAT_HIST) {
-		add_series(fam, labels)->value = l->value;
+		/* Call sites of one function are one series: their sum. */
+		for (i = 0; merged && i < fam->nr; i++)
+			if (!strcmp(fam->series[i].labels, labels))
+				break;
+		if (merged && i < fam->nr)
+			fam->series[i].value += l->value;
+		else
+			add_series(fam, labels)->value = l->value;
 		free(labels);
 		return;
 	}
@@ -452,9 +518,10 @@ static void free_exposition(struct exposition *e)
 	free(e->f);
 }
 
-int tpstat_export_prometheus(FILE *f, char **sets, size_t nr)
+int tpstat_export_prometheus(FILE *f, char **sets, size_t nr,
+			     unsigned int flags)
 {
-	struct exposition e = { 0 };
+	struct exposition e = { .flags = flags };
 	struct tpstat_probes probes;
 	size_t i;
 	int ret = 0;
