@@ -59,13 +59,18 @@ int count_scope_nr_tasks(struct count_instance *in)
 	return in->scope.tasks ? atomic_read(&in->scope.tasks->nr) : 0;
 }
 
+/* The pids written that @scope lists: the first COUNT_SCOPE_ROOTS. */
+static unsigned int count_scope_kept(const struct count_scope *scope)
+{
+	return min_t(unsigned int, scope->nr_roots, COUNT_SCOPE_ROOTS);
+}
+
 /* "PID PID..., N tasks": the pids written, then the tasks in scope now. */
 int count_scope_show(struct seq_file *m, struct tpstat_set *set)
 {
 	struct count_instance *in = to_instance(set);
 	struct count_scope *scope = &in->scope;
-	unsigned int i, kept = min_t(unsigned int, scope->nr_roots,
-				     COUNT_SCOPE_ROOTS);
+	unsigned int i, kept = count_scope_kept(scope);
 
 	if (!scope->tasks) {
 		seq_puts(m, "all\n");
@@ -128,7 +133,7 @@ static void count_scope_add_root(struct count_scope *scope, pid_t nr)
 {
 	unsigned int i;
 
-	for (i = 0; i < scope->nr_roots && i < COUNT_SCOPE_ROOTS; i++)
+	for (i = 0; i < count_scope_kept(scope); i++)
 		if (scope->roots[i] == nr)
 			return;
 	if (scope->nr_roots < COUNT_SCOPE_ROOTS)

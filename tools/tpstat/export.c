@@ -17,7 +17,7 @@
 #include "tpstat.h"
 
 static const char tpstat_export_usage[] =
-	"usage: tpstat export --prometheus|--json [-o FILE] [SET]...\n"
+	"usage: tpstat export --prometheus [--offsets]|--json [-o FILE] [SET]...\n"
 	"\n"
 	"Every stats line of every loaded set (or of each SET and the sets\n"
 	"inside it, such as stack's stack/kmalloc).\n"
@@ -28,6 +28,8 @@ static const char tpstat_export_usage[] =
 	"                   nanoseconds as seconds; a set inside another as the\n"
 	"                   outer one's metrics, labelled (tracepoint=\"kmalloc\");\n"
 	"                   tpstat(8) lists every metric\n"
+	"  --offsets        a call site as its stats name it, foo+0x1c/0x80 [m],\n"
+	"                   not foo [m], its function, whose sites are summed\n"
 	"  --json           the version, memory, and per set its probes and its\n"
 	"                   stats lines, as they stand\n"
 	"  -o, --output FILE  write FILE atomically (a temporary file in its\n"
@@ -36,10 +38,12 @@ static const char tpstat_export_usage[] =
 
 enum format { NONE, PROMETHEUS, JSON };
 
-static int export_to(FILE *f, enum format format, char **sets, size_t nr)
+static int export_to(FILE *f, enum format format, unsigned int flags,
+		     char **sets, size_t nr)
 {
-	int ret = format == PROMETHEUS ? tpstat_export_prometheus(f, sets, nr) :
-					 tpstat_export_json(f, sets, nr);
+	int ret = format == PROMETHEUS ?
+		  tpstat_export_prometheus(f, sets, nr, flags) :
+		  tpstat_export_json(f, sets, nr);
 
 	if (fflush(f) || ferror(f)) {
 		if (!ret)
@@ -50,8 +54,8 @@ static int export_to(FILE *f, enum format format, char **sets, size_t nr)
 }
 
 /* FILE.XXXXXX beside FILE, renamed to FILE once complete. */
-static int export_file(const char *path, enum format format, char **sets,
-		       size_t nr)
+static int export_file(const char *path, enum format format,
+		       unsigned int flags, char **sets, size_t nr)
 {
 	struct tpstat_buf tmp = { 0 };
 	int fd, ret;
@@ -80,7 +84,7 @@ static int export_file(const char *path, enum format format, char **sets,
 		tpstat_buf_free(&tmp);
 		return 1;
 	}
-	ret = export_to(f, format, sets, nr);
+	ret = export_to(f, format, flags, sets, nr);
 	if (!ret && fsync(fd)) {
 		tpstat_err("%s: %s", tmp.s, strerror(errno));
 		ret = -1;
@@ -106,9 +110,11 @@ int tpstat_export(int argc, char **argv)
 		{ "prometheus", no_argument, NULL, 'p' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "offsets", no_argument, NULL, 'O' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum format format = NONE;
+	unsigned int flags = 0;
 	const char *output = NULL;
 	char **sets;
 	size_t nr, i, kept;
@@ -127,10 +133,15 @@ int tpstat_export(int argc, char **argv)
 		case 'o':
 			output = optarg;
 			break;
+		case 'O':
+			flags |= TPSTAT_EXPORT_OFFSETS;
+			break;
 		}
 	}
 	if (format == NONE)
 		return tpstat_usage_error(argv[0], "needs --prometheus or --json");
+	if (flags && format != PROMETHEUS)
+		return tpstat_usage_error(argv[0], "--offsets goes with --prometheus");
 	if (tpstat_check_root())
 		return 1;
 	for (c = optind; c < argc; c++)
@@ -153,9 +164,9 @@ int tpstat_export(int argc, char **argv)
 	if (optind < argc)
 		nr = kept;
 	if (output)
-		ret = export_file(output, format, sets, nr);
+		ret = export_file(output, format, flags, sets, nr);
 	else
-		ret = export_to(stdout, format, sets, nr) ? 1 : 0;
+		ret = export_to(stdout, format, flags, sets, nr) ? 1 : 0;
 	tpstat_free_names(sets, nr);
 	return ret;
 }

@@ -4,11 +4,14 @@
  * of line (schema.c), tpstat_<set>_<metric>, with the keys of a line's name
  * as labels. Counters end in _total; histograms get cumulative buckets,
  * _sum and _count, and their min, max and percentiles, which a Prometheus
- * histogram cannot hold, come as gauges of their own (_min, _max, _p50,
- * _p90, _p99). Nanoseconds are written as seconds, exactly, the unit
- * Prometheus names want. Each family's lines are written together, its
+ * histogram cannot hold, come as gauges of their own, named for what they
+ * are: since the set's last reset, not over a dashboard's window
+ * (_min_since_reset, _max_since_reset, _p50_since_reset, ...).
+ * Nanoseconds are written as seconds, exactly, the unit Prometheus names
+ * want. Each family's lines are written together, its
  * HELP and TYPE first, as the format requires.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +47,8 @@ struct family {
 struct exposition {
 	struct family *f;
 	size_t nr;
+	/* TPSTAT_EXPORT_*: what the defaults leave out, put back. */
+	unsigned int flags;
 };
 
 static const char *const tpstat_types[] = {
@@ -152,18 +157,63 @@ static void render_label(struct tpstat_buf *b, const char *name,
 	tpstat_buf_add(b, "\"", 1);
 }
 
+/* Skips the hexadecimal digits at @p, at least one; NULL if none. */
+static const char *skip_hex(const char *p)
+{
+	if (!isxdigit((unsigned char)*p))
+		return NULL;
+	while (isxdigit((unsigned char)*p))
+		p++;
+	return p;
+}
+
+/*
+ * A call site's function, and its module: "foo.isra.0+0x1c/0x80_[m]"
+ * (as the stats word prints "foo.isra.0+0x1c/0x80 [m]") is "foo.isra.0 [m]".
+ * The offset and size change with every build of the kernel, and would
+ * make each build's series new ones. False for a value of another shape.
+ */
+static bool call_site_function(const char *v, struct tpstat_buf *out)
+{
+	const char *plus = strstr(v, "+0x"), *p;
+	size_t rest;
+
+	if (!plus || plus == v)
+		return false;
+	p = skip_hex(plus + 3);
+	if (!p || strncmp(p, "/0x", 3))
+		return false;
+	p = skip_hex(p + 3);
+	if (!p)
+		return false;
+	rest = strlen(p);
+	if (rest && (rest < 4 || (p[0] != '_' && p[0] != ' ') || p[1] != '[' ||
+		     p[rest - 1] != ']'))
+		return false;
+	tpstat_buf_add(out, v, plus - v);
+	if (rest) {
+		tpstat_buf_add(out, " ", 1);
+		tpstat_buf_add(out, p + 1, rest - 1);
+	}
+	return true;
+}
+
 /*
  * 'a="x",b="y"', escaped: a set inside another's path first (the stack
  * set's entry, tracepoint="kmalloc"), unless the line names it itself (an
- * entry's tracepoint's hits), then the keys the line holds.
+ * entry's tracepoint's hits), then the keys the line holds; a call site's
+ * as its function, unless TPSTAT_EXPORT_OFFSETS (@merged then says that
+ * lines of other call sites may share the labels).
  */
-static char *render_labels(const char *set, const struct tpstat_meaning *m)
+static char *render_labels(const struct exposition *e, const char *set,
+			   const struct tpstat_meaning *m, bool *merged)
 {
 	const char *nested;
 	struct tpstat_buf b = { 0 };
 	size_t top_len;
 	unsigned int i;
 
+	*merged = false;
 	tpstat_buf_add(&b, "", 0);
 	nested = tpstat_nested_label(set, &top_len);
 	for (i = 0; nested && i < m->nr_labels; i++)
@@ -171,9 +221,19 @@ static char *render_labels(const char *set, const struct tpstat_meaning *m)
 			nested = NULL;
 	if (nested)
 		render_label(&b, nested, set + top_len + 1);
-	for (i = 0; i < m->nr_labels; i++)
-		if (m->labels[i].value)
-			render_label(&b, m->labels[i].name, m->labels[i].value);
+	for (i = 0; i < m->nr_labels; i++) {
+		struct tpstat_buf fn = { 0 };
+		const char *v = m->labels[i].value;
+
+		if (!v)
+			continue;
+		if (!(e->flags & TPSTAT_EXPORT_OFFSETS) && call_site_function(v, &fn)) {
+			v = fn.s;
+			*merged = true;
+		}
+		render_label(&b, m->labels[i].name, v);
+		tpstat_buf_free(&fn);
+	}
 	return b.s;
 }
 
@@ -182,14 +242,22 @@ static void add_line(struct exposition *e, const char *set,
 {
 	struct family *fam = family_of(e, set, l->name, m);
 	struct series *s = NULL;
+	bool merged;
 	char *labels;
 	size_t i;
 
 	if (!fam)
 		return;
-	labels = render_labels(set, m);
+	labels = render_labels(e, set, m, &merged);
 	if (m->kind != TPSTAT_HIST) {
-		add_series(fam, labels)->value = l->value;
+		/* Call sites of one function are one series: their sum. */
+		for (i = 0; merged && i < fam->nr; i++)
+			if (!strcmp(fam->series[i].labels, labels))
+				break;
+		if (merged && i < fam->nr)
+			fam->series[i].value += l->value;
+		else
+			add_series(fam, labels)->value = l->value;
 		free(labels);
 		return;
 	}
@@ -360,11 +428,16 @@ static void put_histogram(FILE *f, const struct family *fam)
 		enum tpstat_hist_part part;
 		const char *suffix, *help;
 	} gauges[] = {
-		{ TPSTAT_HIST_MIN, "_min", ": the smallest value" },
-		{ TPSTAT_HIST_MAX, "_max", ": the largest value" },
-		{ TPSTAT_HIST_P50, "_p50", ": the median, from the buckets" },
-		{ TPSTAT_HIST_P90, "_p90", ": the 90th percentile, from the buckets" },
-		{ TPSTAT_HIST_P99, "_p99", ": the 99th percentile, from the buckets" },
+		{ TPSTAT_HIST_MIN, "_min_since_reset",
+		  ": the smallest value since the reset" },
+		{ TPSTAT_HIST_MAX, "_max_since_reset",
+		  ": the largest value since the reset" },
+		{ TPSTAT_HIST_P50, "_p50_since_reset",
+		  ": the median since the reset, from the buckets" },
+		{ TPSTAT_HIST_P90, "_p90_since_reset",
+		  ": the 90th percentile since the reset, from the buckets" },
+		{ TPSTAT_HIST_P99, "_p99_since_reset",
+		  ": the 99th percentile since the reset, from the buckets" },
 	};
 	size_t nr_bounds, i, b, j, g;
 	unsigned long long *bounds = bounds_of(fam, &nr_bounds);
@@ -445,9 +518,10 @@ static void free_exposition(struct exposition *e)
 	free(e->f);
 }
 
-int tpstat_export_prometheus(FILE *f, char **sets, size_t nr)
+int tpstat_export_prometheus(FILE *f, char **sets, size_t nr,
+			     unsigned int flags)
 {
-	struct exposition e = { 0 };
+	struct exposition e = { .flags = flags };
 	struct tpstat_probes probes;
 	size_t i;
 	int ret = 0;
@@ -458,6 +532,8 @@ int tpstat_export_prometheus(FILE *f, char **sets, size_t nr)
 		ret = add_set(&e, sets[i], &probes);
 	for (i = 0; i < e.nr && !ret; i++)
 		put_family(f, &e.f[i]);
+	if (!ret)
+		ret = tpstat_export_health(f, &probes, sets, nr);
 	free_exposition(&e);
 	tpstat_free_probes(&probes);
 	return ret;

@@ -466,7 +466,13 @@ const struct json *tpstat_json_member(const struct json *v, const char *key);
 void tpstat_json_string(FILE *f, const char *s);
 
 /* export.c's two formats. */
-int tpstat_export_prometheus(FILE *f, char **sets, size_t nr);
+/* Put back what the export leaves out by default: call sites' offsets. */
+#define TPSTAT_EXPORT_OFFSETS	0x1
+int tpstat_export_prometheus(FILE *f, char **sets, size_t nr,
+			     unsigned int flags);
+/* health.c: probe states, build, memory and time, after the sets' metrics. */
+int tpstat_export_health(FILE *f, const struct tpstat_probes *probes,
+			 char **sets, size_t nr);
 int tpstat_export_json(FILE *f, char **sets, size_t nr);
 
 #endif /* _TPSTAT_TOOL_H */
