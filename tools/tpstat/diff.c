@@ -2,8 +2,9 @@
 /*
  * tpstat diff: what changed between two exports (tpstat export --json),
  * for a before and after. Each side's stats lines are described as export
- * describes them (schema.c), so that a counter, a gauge and the lines of
- * one histogram are told apart without the kernel: counters and gauges
+ * describes them (describe.c), by the metrics file each set's export
+ * carries, so that a counter, a gauge and the lines of one histogram are
+ * told apart without the kernel: counters and gauges
  * as A, B, their difference and its percentage of A; a histogram as its
  * count, mean, p50 and p99 on each side; what only one side has, added
  * or removed.
@@ -85,11 +86,16 @@ static bool diff_count(const struct json *v, unsigned long long *value)
 	return !*end && !errno;
 }
 
-/* @v's "name": count members as @set's stats, described with @probes. */
+/*
+ * @v's "name": count members as @set's stats, described with @probes and
+ * @metrics_v, the lines of the set's metrics file (none: lines untyped).
+ */
 static bool diff_add_set(struct diff_side *d, const char *set, const struct json *v,
-			 const struct json *probes_v)
+			 const struct json *probes_v, const struct json *metrics_v)
 {
+	struct tpstat_metrics metrics = { 0 };
 	struct tpstat_probes probes = { 0 };
+	struct tpstat_buf text = { 0 };
 	struct diff_set *s;
 	size_t i;
 
@@ -127,8 +133,14 @@ static bool diff_add_set(struct diff_side *d, const char *set, const struct json
 		l->name = tpstat_strdup(v->keys[i]);
 		s->stats.nr++;
 	}
+	for (i = 0; metrics_v && i < metrics_v->nr; i++)
+		tpstat_buf_printf(&text, "%s\n", metrics_v->items[i].s);
+	if (text.s)
+		tpstat_parse_metrics(text.s, text.len, &metrics);
+	tpstat_buf_free(&text);
 	s->m = tpstat_alloc((s->stats.nr + 1) * sizeof(*s->m));
-	tpstat_describe(&s->stats, &probes, s->m);
+	tpstat_describe(&s->stats, &probes, &metrics, s->m);
+	tpstat_free_metrics(&metrics);
 	tpstat_free_probes(&probes);
 	return true;
 }
@@ -150,10 +162,13 @@ static bool diff_read_side(struct diff_side *d, const struct json *root)
 		return diff_not_export(d->path, "no \"sets\" object");
 	d->version = tpstat_strdup(version->s);
 	if (tpstat_json_member(root, "memory") &&
-	    !diff_add_set(d, DIFF_MEMORY, tpstat_json_member(root, "memory"), NULL))
+	    !diff_add_set(d, DIFF_MEMORY, tpstat_json_member(root, "memory"), NULL,
+			  NULL))
 		return false;
 	for (i = 0; i < sets->nr; i++) {
 		const struct json *probes = tpstat_json_member(&sets->items[i], "probes");
+		const struct json *metrics = tpstat_json_member(&sets->items[i], "metrics");
+		size_t j;
 
 		if (sets->items[i].type != JSON_OBJECT)
 			return diff_not_export(d->path, "set %s is not an object",
@@ -161,8 +176,16 @@ static bool diff_read_side(struct diff_side *d, const struct json *root)
 		if (probes && probes->type != JSON_ARRAY)
 			return diff_not_export(d->path, "the probes of %s are not an array",
 					       sets->keys[i]);
+		for (j = 0; metrics && metrics->type == JSON_ARRAY && j < metrics->nr; j++)
+			if (metrics->items[j].type != JSON_STRING)
+				break;
+		if (metrics && (metrics->type != JSON_ARRAY || j < metrics->nr))
+			return diff_not_export(d->path,
+					       "the metrics of %s are not an array of strings",
+					       sets->keys[i]);
 		if (!diff_add_set(d, sets->keys[i],
-				  tpstat_json_member(&sets->items[i], "stats"), probes))
+				  tpstat_json_member(&sets->items[i], "stats"), probes,
+				  metrics))
 			return false;
 	}
 	return true;

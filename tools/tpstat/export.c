@@ -27,7 +27,7 @@ static const char tpstat_export_usage[] =
 	"                   counters as counters (_total), histograms as histograms,\n"
 	"                   nanoseconds as seconds; a set inside another as the\n"
 	"                   outer one's metrics, labelled (tracepoint=\"kmalloc\");\n"
-	"                   tpstat(8) lists every metric\n"
+	"                   typed by each set's metrics file, as tpstat(8) says\n"
 	"  --offsets        a call site as its stats name it, foo+0x1c/0x80 [m],\n"
 	"                   not foo [m], its function, whose sites are summed\n"
 	"  --json           the version, memory, and per set its probes and its\n"

@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Every set as JSON, for whatever is not Prometheus: the core's version
- * and memory, and per set its probes and its stats lines as they stand,
+ * and memory, and per set its probes, its stats lines as they stand,
  * names unchanged and values exact (a JSON number may have 20 digits;
- * readers that turn them into doubles lose what is past 2^53).
+ * readers that turn them into doubles lose what is past 2^53), and its
+ * metrics file's lines, if it has one, for tpstat diff.
  *
  * Lines that share a name are merged as tpstat_merge_duplicates() says.
  *
  *   { "version": "0.1.0", "memory": { "counters": 3264, ... },
  *     "sets": { "count": { "probes": [ { "tracepoint": "kmalloc",
  *       "state": "attached", "hits": 5, "dropped": 0 } ],
- *       "stats": { "since_reset_ns": 727328894, ... } } } }
+ *       "stats": { "since_reset_ns": 727328894, ... },
+ *       "metrics": [ "# tpstat metrics 1", ... ] } } }
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -43,13 +45,37 @@ static void put_values(FILE *f, const struct tpstat_stats *v, int indent)
 	fputc('}', f);
 }
 
+/*
+ * The set's metrics file, a string per line, so that diff describes the
+ * stats as export did, without the kernel.
+ */
+static void put_metrics(FILE *f, const char *text)
+{
+	size_t n = 0;
+
+	fprintf(f, ",\n      \"metrics\": [");
+	while (*text) {
+		size_t len = strcspn(text, "\n");
+		struct tpstat_buf line = { 0 };
+
+		tpstat_buf_add(&line, text, len);
+		fprintf(f, "%s\n        ", n++ ? "," : "");
+		tpstat_json_string(f, line.s);
+		tpstat_buf_free(&line);
+		text += len + (text[len] == '\n');
+	}
+	fprintf(f, "%s]", n ? "\n      " : "");
+}
+
 static int put_set(FILE *f, const char *set, const struct tpstat_probes *probes,
 		   size_t *done)
 {
+	struct tpstat_metrics metrics = { 0 };
+	struct tpstat_buf what = { 0 }, rel = { 0 };
 	struct tpstat_stats stats;
-	struct tpstat_buf what = { 0 };
 	struct tpstat_meaning *m;
-	size_t i, n = 0;
+	size_t i, n = 0, len;
+	char *text;
 	int err;
 
 	err = tpstat_read_stats(set, &stats);
@@ -68,8 +94,14 @@ static int put_set(FILE *f, const char *set, const struct tpstat_probes *probes,
 		tpstat_err("%s: %zu line%s not \"name value\", left out", what.s,
 			   stats.malformed, stats.malformed == 1 ? "" : "s");
 	/* JSON names are unique: lines of one name are merged as for Prometheus. */
+	tpstat_buf_printf(&rel, "%s/metrics", set);
+	if (tpstat_read(rel.s, &text, &len))
+		text = NULL;
+	if (text)
+		tpstat_parse_metrics(text, len, &metrics);
 	m = tpstat_alloc((stats.nr + 1) * sizeof(*m));
-	tpstat_describe(&stats, probes, m);
+	tpstat_describe(&stats, probes, &metrics, m);
+	tpstat_free_metrics(&metrics);
 	if (tpstat_merge_duplicates(&stats, m))
 		tpstat_err("%s: lines of one name that cannot be added: the first is kept",
 			   what.s);
@@ -91,7 +123,11 @@ static int put_set(FILE *f, const char *set, const struct tpstat_probes *probes,
 	}
 	fprintf(f, "%s],\n      \"stats\": ", n ? "\n      " : "");
 	put_values(f, &stats, 8);
+	if (text)
+		put_metrics(f, text);
 	fprintf(f, "\n    }");
+	free(text);
+	tpstat_buf_free(&rel);
 	tpstat_buf_free(&what);
 	tpstat_free_stats(&stats);
 	return 0;

@@ -19,8 +19,9 @@ static const char tpstat_list_usage[] =
 	"A line per loaded set (or per SET and each set inside it): whether its\n"
 	"probes are attached, the time since its last reset, its probes by\n"
 	"state, naming those that are not attached, and its files besides\n"
-	"enable, reset and stats. A set inside another (an entry of the stack\n"
-	"set) is named by its path, stack/kmalloc, under the one it is in.\n"
+	"enable, metrics, reset and stats. A set inside another (an entry of\n"
+	"the stack set) is named by its path, stack/kmalloc, under the one it\n"
+	"is in.\n"
 	"\n"
 	"With --available, every tracepoint the running kernel and its loaded\n"
 	"modules define instead, a line each, SUBSYSTEM:NAME, sorted, as perf list\n"
@@ -85,7 +86,7 @@ static void own_files(struct tpstat_buf *b, const char *set)
 		return;
 	for (i = 0; i < nr; i++)
 		if (strcmp(files[i].name, "enable") && strcmp(files[i].name, "reset") &&
-		    strcmp(files[i].name, "stats"))
+		    strcmp(files[i].name, "stats") && strcmp(files[i].name, "metrics"))
 			tpstat_buf_printf(b, "%s%s", b->len ? " " : "", files[i].name);
 	tpstat_free_files(files, nr);
 }

@@ -9,7 +9,7 @@
  * A command is a row of tpstat_commands and a file of its own that parses
  * its options (tpstat_getopt()) and returns the exit status; what commands
  * share lives in debugfs.c (finding and reading files), stats.c (a stats
- * file's lines), schema.c (what each line is) and sample.c (counters read
+ * file's lines), describe.c (what each line is) and sample.c (counters read
  * at intervals, and their rates, for watch and whatever counts over time).
  */
 #include <getopt.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Every set's stats in Prometheus' text format: a metric family per kind
- * of line (schema.c), tpstat_<set>_<metric>, with the keys of a line's name
+ * of line (describe.c), tpstat_<set>_<metric>, with the keys of a line's name
  * as labels. Counters end in _total; histograms get cumulative buckets,
  * _sum and _count, and their min, max and percentiles, which a Prometheus
  * histogram cannot hold, come as gauges of their own, named for what they
@@ -292,6 +292,7 @@ static void add_line(struct exposition *e, const char *set,
 static int add_set(struct exposition *e, const char *set,
 		   const struct tpstat_probes *probes)
 {
+	struct tpstat_metrics metrics;
 	struct tpstat_meaning *m;
 	struct tpstat_stats stats;
 	size_t i;
@@ -314,8 +315,10 @@ static int add_set(struct exposition *e, const char *set,
 	if (stats.malformed)
 		tpstat_err("%s/stats: %zu line%s not \"name value\", left out",
 			   set, stats.malformed, stats.malformed == 1 ? "" : "s");
+	tpstat_read_metrics(set, &metrics);
 	m = tpstat_alloc((stats.nr + 1) * sizeof(*m));
-	tpstat_describe(&stats, probes, m);
+	tpstat_describe(&stats, probes, &metrics, m);
+	tpstat_free_metrics(&metrics);
 	if (tpstat_merge_duplicates(&stats, m))
 		tpstat_err("%s/stats: lines of one name that cannot be added: the first is kept",
 			   set);

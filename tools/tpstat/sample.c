@@ -26,6 +26,7 @@ static int cmp_line(const void *a, const void *b)
 
 int tpstat_sample(const char *set, struct tpstat_sample *s, unsigned int *warned)
 {
+	struct tpstat_metrics metrics;
 	struct tpstat_probes probes;
 	size_t i;
 	int err;
@@ -53,8 +54,10 @@ int tpstat_sample(const char *set, struct tpstat_sample *s, unsigned int *warned
 	/* The probes name the set's tracepoints; without them, no labels. */
 	if (tpstat_read_probes(&probes))
 		memset(&probes, 0, sizeof(probes));
+	tpstat_read_metrics(set, &metrics);
 	s->m = tpstat_alloc((s->stats.nr + 1) * sizeof(*s->m));
-	tpstat_describe(&s->stats, &probes, s->m);
+	tpstat_describe(&s->stats, &probes, &metrics, s->m);
+	tpstat_free_metrics(&metrics);
 	tpstat_free_probes(&probes);
 	if (tpstat_merge_duplicates(&s->stats, s->m) &&
 	    !(*warned & TPSTAT_WARNED_DUPLICATE)) {

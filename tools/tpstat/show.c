@@ -2,7 +2,8 @@
 /*
  * tpstat show: a set's file as cat shows it. Without a file, the set's
  * tables: every read-only file of its own, which each set writes for
- * people; stats, the same numbers for scripts, only when there is no other.
+ * people; stats, the same numbers for scripts, only when there is no other;
+ * metrics, what the stats lines are, for the tool, only when named.
  * Control files (enable, count/control) are shown only when named: under
  * lockdown debugfs refuses to open them at all.
  */
@@ -96,7 +97,8 @@ int tpstat_show(int argc, char **argv)
 	} else {
 		for (i = 0; ok && i < nr; i++) {
 			if ((files[i].mode & 0222) || !(files[i].mode & 0444) ||
-			    !strcmp(files[i].name, "stats"))
+			    !strcmp(files[i].name, "stats") ||
+			    !strcmp(files[i].name, "metrics"))
 				continue;
 			if (shown++)
 				putchar('\n');

@@ -186,13 +186,16 @@ int tpstat_read_stats(const char *set, struct tpstat_stats *stats);
 int tpstat_read_values(const char *rel, struct tpstat_stats *stats);
 void tpstat_free_stats(struct tpstat_stats *stats);
 
-/* schema.c: what each stats line is, for watch and export. */
+/*
+ * describe.c: what each stats line is, for watch and export, as the set's
+ * metrics file says.
+ */
 
 enum tpstat_kind {
 	TPSTAT_COUNTER,
 	TPSTAT_GAUGE,
 	TPSTAT_HIST,
-	/* A line no pattern describes: a set tpstat does not know. */
+	/* A line no pattern describes: a set without a metrics file. */
 	TPSTAT_UNTYPED,
 };
 
@@ -227,7 +230,8 @@ struct tpstat_label {
 struct tpstat_meaning {
 	/* The metric, without tpstat_<set>_ and _total; owned. */
 	char *metric;
-	const char *help;
+	/* Owned; NULL when the set's metrics file gives none. */
+	char *help;
 	enum tpstat_kind kind;
 	enum tpstat_unit unit;
 	/*
@@ -259,13 +263,47 @@ struct tpstat_meaning {
  */
 const char *tpstat_nested_label(const char *set, size_t *top_len);
 
+/* A kind of line a set's metrics file declares. */
+struct tpstat_metric {
+	enum tpstat_kind kind;
+	enum tpstat_unit unit;
+	/* The pattern its lines' names fit (describe.c's header says how). */
+	char *pattern;
+	/* Without tpstat_<set>_, its unit's word included. */
+	char *name;
+	/* NULL when the line has none. */
+	char *help;
+};
+
+/* A set's metrics file: what its stats lines are, in the order tried. */
+struct tpstat_metrics {
+	struct tpstat_metric *m;
+	size_t nr;
+};
+
+/*
+ * Parses a metrics file's @len bytes at @text into @metrics; none when its
+ * first line is not the version this tool reads. Free with
+ * tpstat_free_metrics().
+ */
+void tpstat_parse_metrics(const char *text, size_t len,
+			  struct tpstat_metrics *metrics);
+/*
+ * Reads SET/metrics into @metrics: none when the set has no such file or
+ * it cannot be read (an older module's set, whose lines go out untyped).
+ */
+void tpstat_read_metrics(const char *set, struct tpstat_metrics *metrics);
+void tpstat_free_metrics(struct tpstat_metrics *metrics);
+
 /*
  * Reads the meaning of every line of @stats into @m (an array of
- * stats->nr), with the set's tracepoints from @probes. Free with
- * tpstat_free_meanings().
+ * stats->nr), as @metrics declares them, with the set's tracepoints from
+ * @probes. Free with tpstat_free_meanings().
  */
 void tpstat_describe(const struct tpstat_stats *stats,
-		     const struct tpstat_probes *probes, struct tpstat_meaning *m);
+		     const struct tpstat_probes *probes,
+		     const struct tpstat_metrics *metrics,
+		     struct tpstat_meaning *m);
 void tpstat_free_meanings(struct tpstat_meaning *m, size_t nr);
 
 /*
