@@ -263,6 +263,8 @@ static size_t default_columns(struct watch *w, const struct tpstat_sample *s,
 			      size_t *cols, int *widths)
 {
 	bool *in = tpstat_alloc(s->stats.nr + 1);
+	/* Taken or left out already: a histogram's parts are tried once. */
+	bool *tried = tpstat_alloc(s->stats.nr + 1);
 	struct tpstat_buf out = { 0 }, name = { 0 };
 	size_t i, j, nr, left_out = 0;
 	int rank;
@@ -271,14 +273,18 @@ static size_t default_columns(struct watch *w, const struct tpstat_sample *s,
 		for (i = 0; i < s->stats.nr; i++) {
 			const struct tpstat_meaning *m = &s->m[i];
 
-			if (!watchable(m) || in[i] || column_rank(m) != rank)
+			if (!watchable(m) || tried[i] || column_rank(m) != rank)
 				continue;
 			/* A histogram's parts, its group, are one. */
-			for (j = i; j < s->stats.nr; j++)
-				in[j] |= watchable(&s->m[j]) && (j == i ||
-					 (m->kind == TPSTAT_HIST &&
-					  s->m[j].kind == TPSTAT_HIST &&
-					  !strcmp(s->m[j].group, m->group)));
+			for (j = i; j < s->stats.nr; j++) {
+				bool part = watchable(&s->m[j]) && (j == i ||
+					    (m->kind == TPSTAT_HIST &&
+					     s->m[j].kind == TPSTAT_HIST &&
+					     !strcmp(s->m[j].group, m->group)));
+
+				in[j] |= part;
+				tried[j] |= part;
+			}
 			for (j = 0, nr = 0; j < s->stats.nr; j++)
 				if (in[j])
 					cols[nr++] = j;
@@ -306,6 +312,7 @@ static size_t default_columns(struct watch *w, const struct tpstat_sample *s,
 	}
 	tpstat_buf_free(&out);
 	tpstat_buf_free(&name);
+	free(tried);
 	free(in);
 	return nr;
 }
