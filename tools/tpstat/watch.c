@@ -42,7 +42,9 @@ static const char tpstat_watch_usage[] =
 	"With --json or --csv, a record per interval for a program, written as\n"
 	"the interval ends: the same values unscaled (rates per second with\n"
 	"three decimals, avg and p99 in the histogram's own unit, such as ns), by\n"
-	"the columns' -c names, every column unless -c chooses; no tables.\n"
+	"the columns' -c names, every column unless -c chooses. JSON has the\n"
+	"keyed tables too: \"tables\", each table's -t busiest rows that moved,\n"
+	"each row its keys and its columns' values; CSV has none.\n"
 	"\n"
 	"  -c, --columns COLUMN[,...]\n"
 	"                          these columns, in this order: names as the\n"
@@ -524,6 +526,74 @@ static void csv_field(const char *s)
 }
 
 /*
+ * --json's tables: each keyed table by its name, an array of its -t
+ * busiest rows that moved, as the screen's table lines have them, each an
+ * object of the row's keys (null for one it lacks) and its columns' values.
+ */
+static void print_json_tables(const struct watch *w, const struct tpstat_sample *s,
+			      const struct tpstat_rate *r)
+{
+	bool *done = tpstat_alloc(s->stats.nr + 1);
+	struct tpstat_buf name = { 0 };
+	size_t i, t, c, k, shown, nr_tables = 0;
+	unsigned int l;
+	char buf[64];
+
+	for (t = 0; t < s->stats.nr; t++) {
+		struct table table = { .first = &s->m[t] };
+
+		if (done[t] || !s->m[t].keyed || !tpstat_has_rate(&s->m[t]))
+			continue;
+		for (i = t; i < s->stats.nr; i++) {
+			if (!s->m[i].keyed || !tpstat_has_rate(&s->m[i]) ||
+			    strcmp(s->m[i].table, s->m[t].table))
+				continue;
+			done[i] = true;
+			table_add(&table, &s->m[i], &r[i]);
+		}
+		qsort(table.rows, table.nr_rows, sizeof(*table.rows), cmp_row);
+		name.len = 0;
+		tpstat_buf_printf(&name, "%.*s", (int)strcspn(table.first->table, " "),
+				  table.first->table);
+		fputs(nr_tables++ ? ", " : ", \"tables\": {", stdout);
+		tpstat_json_string(stdout, name.s);
+		fputs(": [", stdout);
+		for (k = 0, shown = 0; k < table.nr_rows && shown < w->top; k++) {
+			const struct tpstat_meaning *m = table.rows[k].m;
+
+			if (!table.rows[k].busy)
+				continue;
+			fputs(shown++ ? ", {" : "{", stdout);
+			for (l = 0; l < m->nr_labels; l++) {
+				fputs(l ? ", " : "", stdout);
+				tpstat_json_string(stdout, m->labels[l].name);
+				fputs(": ", stdout);
+				if (m->labels[l].value)
+					tpstat_json_string(stdout, m->labels[l].value);
+				else
+					fputs("null", stdout);
+			}
+			for (c = 0; c < table.nr_cols; c++) {
+				fputs(l || c ? ", " : "", stdout);
+				tpstat_json_string(stdout, table.cols[c]);
+				record_value(buf, sizeof(buf), &table.rows[k].rates[c], "null");
+				printf(": %s", buf);
+			}
+			putchar('}');
+		}
+		putchar(']');
+		for (i = 0; i < table.nr_rows; i++)
+			free(table.rows[i].rates);
+		free(table.rows);
+		free(table.cols);
+	}
+	if (nr_tables)
+		putchar('}');
+	tpstat_buf_free(&name);
+	free(done);
+}
+
+/*
  * --json: the interval as one object on a line, as perf stat -j: with -T
  * its "time", then "set", the "seconds" its rates are over, whether the
  * set was "reset" in it, and each column by its -c name; a counter that
@@ -552,6 +622,8 @@ static void print_json(const struct watch *w, const struct tpstat_sample *s,
 		record_value(buf, sizeof(buf), &r[cols[i]], "null");
 		printf(": %s", buf);
 	}
+	if (w->top)
+		print_json_tables(w, s, r);
 	printf("}\n");
 	tpstat_buf_free(&name);
 }
