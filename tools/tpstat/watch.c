@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/ioctl.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -18,7 +19,7 @@
 
 static const char tpstat_watch_usage[] =
 	"usage: tpstat watch [-T] [-c COLUMN[,...]] [-i SECONDS] [-n COUNT] [-t KEYS]\n"
-	"                    [--json | --csv | --hist NAME] SET\n"
+	"                    [--json | --csv | --hist NAME [--heatmap]] SET\n"
 	"\n"
 	"Every counter of SET's stats as a rate per second, one line per\n"
 	"interval; columns are grouped by the part of their name before the\n"
@@ -41,7 +42,9 @@ static const char tpstat_watch_usage[] =
 	"With --json or --csv, a record per interval for a program, written as\n"
 	"the interval ends: the same values unscaled (rates per second with\n"
 	"three decimals, avg and p99 in the histogram's own unit, such as ns), by\n"
-	"the columns' -c names, every column unless -c chooses; no tables.\n"
+	"the columns' -c names, every column unless -c chooses. JSON has the\n"
+	"keyed tables too: \"tables\", each table's -t busiest rows that moved,\n"
+	"each row its keys and its columns' values; CSV has none.\n"
 	"\n"
 	"  -c, --columns COLUMN[,...]\n"
 	"                          these columns, in this order: names as the\n"
@@ -63,7 +66,14 @@ static const char tpstat_watch_usage[] =
 	"      --hist NAME         SET's histogram NAME (its NAME.* lines, its\n"
 	"                          file NAME: runqlat of sched) per interval, as\n"
 	"                          runqlat 1 prints: the events of the interval,\n"
-	"                          then its buckets' growth, a bar of stars each\n";
+	"                          then its buckets' growth, a bar of stars each\n"
+	"      --heatmap           with --hist, a line per interval: its events\n"
+	"                          per second, then a cell per power-of-two\n"
+	"                          bucket, from the lowest the histogram has had\n"
+	"                          to the highest, shaded by the bucket's growth\n"
+	"                          against the busiest's (UTF-8 blocks, ASCII\n"
+	"                          . : * # when the locale is not UTF-8), under\n"
+	"                          a header of the buckets' low bounds\n";
 
 struct watch {
 	const char *set;
@@ -91,6 +101,14 @@ struct watch {
 	/* --csv: the header's lines, the columns of every record. */
 	char **csv_lines;
 	size_t nr_csv;
+	/* --heatmap: --hist's histogram as a line of shaded cells. */
+	bool heatmap;
+	/* The locale's character set is UTF-8: block shades, not ASCII. */
+	bool utf8;
+	/* The cells of the last header, lowest and highest (-1: none yet). */
+	int heat_lo, heat_hi;
+	/* The characters of a cell: 2, or 1 when that does not fit. */
+	int heat_width;
 };
 
 #define MIN_WIDTH	6
@@ -247,6 +265,8 @@ static size_t default_columns(struct watch *w, const struct tpstat_sample *s,
 			      size_t *cols, int *widths)
 {
 	bool *in = tpstat_alloc(s->stats.nr + 1);
+	/* Taken or left out already: a histogram's parts are tried once. */
+	bool *tried = tpstat_alloc(s->stats.nr + 1);
 	struct tpstat_buf out = { 0 }, name = { 0 };
 	size_t i, j, nr, left_out = 0;
 	int rank;
@@ -255,14 +275,18 @@ static size_t default_columns(struct watch *w, const struct tpstat_sample *s,
 		for (i = 0; i < s->stats.nr; i++) {
 			const struct tpstat_meaning *m = &s->m[i];
 
-			if (!watchable(m) || in[i] || column_rank(m) != rank)
+			if (!watchable(m) || tried[i] || column_rank(m) != rank)
 				continue;
 			/* A histogram's parts, its group, are one. */
-			for (j = i; j < s->stats.nr; j++)
-				in[j] |= watchable(&s->m[j]) && (j == i ||
-					 (m->kind == TPSTAT_HIST &&
-					  s->m[j].kind == TPSTAT_HIST &&
-					  !strcmp(s->m[j].group, m->group)));
+			for (j = i; j < s->stats.nr; j++) {
+				bool part = watchable(&s->m[j]) && (j == i ||
+					    (m->kind == TPSTAT_HIST &&
+					     s->m[j].kind == TPSTAT_HIST &&
+					     !strcmp(s->m[j].group, m->group)));
+
+				in[j] |= part;
+				tried[j] |= part;
+			}
 			for (j = 0, nr = 0; j < s->stats.nr; j++)
 				if (in[j])
 					cols[nr++] = j;
@@ -290,6 +314,7 @@ static size_t default_columns(struct watch *w, const struct tpstat_sample *s,
 	}
 	tpstat_buf_free(&out);
 	tpstat_buf_free(&name);
+	free(tried);
 	free(in);
 	return nr;
 }
@@ -501,6 +526,74 @@ static void csv_field(const char *s)
 }
 
 /*
+ * --json's tables: each keyed table by its name, an array of its -t
+ * busiest rows that moved, as the screen's table lines have them, each an
+ * object of the row's keys (null for one it lacks) and its columns' values.
+ */
+static void print_json_tables(const struct watch *w, const struct tpstat_sample *s,
+			      const struct tpstat_rate *r)
+{
+	bool *done = tpstat_alloc(s->stats.nr + 1);
+	struct tpstat_buf name = { 0 };
+	size_t i, t, c, k, shown, nr_tables = 0;
+	unsigned int l;
+	char buf[64];
+
+	for (t = 0; t < s->stats.nr; t++) {
+		struct table table = { .first = &s->m[t] };
+
+		if (done[t] || !s->m[t].keyed || !tpstat_has_rate(&s->m[t]))
+			continue;
+		for (i = t; i < s->stats.nr; i++) {
+			if (!s->m[i].keyed || !tpstat_has_rate(&s->m[i]) ||
+			    strcmp(s->m[i].table, s->m[t].table))
+				continue;
+			done[i] = true;
+			table_add(&table, &s->m[i], &r[i]);
+		}
+		qsort(table.rows, table.nr_rows, sizeof(*table.rows), cmp_row);
+		name.len = 0;
+		tpstat_buf_printf(&name, "%.*s", (int)strcspn(table.first->table, " "),
+				  table.first->table);
+		fputs(nr_tables++ ? ", " : ", \"tables\": {", stdout);
+		tpstat_json_string(stdout, name.s);
+		fputs(": [", stdout);
+		for (k = 0, shown = 0; k < table.nr_rows && shown < w->top; k++) {
+			const struct tpstat_meaning *m = table.rows[k].m;
+
+			if (!table.rows[k].busy)
+				continue;
+			fputs(shown++ ? ", {" : "{", stdout);
+			for (l = 0; l < m->nr_labels; l++) {
+				fputs(l ? ", " : "", stdout);
+				tpstat_json_string(stdout, m->labels[l].name);
+				fputs(": ", stdout);
+				if (m->labels[l].value)
+					tpstat_json_string(stdout, m->labels[l].value);
+				else
+					fputs("null", stdout);
+			}
+			for (c = 0; c < table.nr_cols; c++) {
+				fputs(l || c ? ", " : "", stdout);
+				tpstat_json_string(stdout, table.cols[c]);
+				record_value(buf, sizeof(buf), &table.rows[k].rates[c], "null");
+				printf(": %s", buf);
+			}
+			putchar('}');
+		}
+		putchar(']');
+		for (i = 0; i < table.nr_rows; i++)
+			free(table.rows[i].rates);
+		free(table.rows);
+		free(table.cols);
+	}
+	if (nr_tables)
+		putchar('}');
+	tpstat_buf_free(&name);
+	free(done);
+}
+
+/*
  * --json: the interval as one object on a line, as perf stat -j: with -T
  * its "time", then "set", the "seconds" its rates are over, whether the
  * set was "reset" in it, and each column by its -c name; a counter that
@@ -529,6 +622,8 @@ static void print_json(const struct watch *w, const struct tpstat_sample *s,
 		record_value(buf, sizeof(buf), &r[cols[i]], "null");
 		printf(": %s", buf);
 	}
+	if (w->top)
+		print_json_tables(w, s, r);
 	printf("}\n");
 	tpstat_buf_free(&name);
 }
@@ -590,6 +685,35 @@ static void print_bucket(unsigned long long low, unsigned long long high,
 }
 
 /*
+ * --hist's histogram in @cur, by its count line, into *@m (NULL when the
+ * stats have none now). Returns -1 after a usage error: at the first
+ * sample, a set without it.
+ */
+static int find_hist(const struct watch *w, const struct tpstat_sample *cur,
+		     bool first, const struct tpstat_meaning **m)
+{
+	size_t i, len = strlen(w->hist);
+	struct tpstat_buf all = { 0 };
+
+	*m = NULL;
+	for (i = 0; i < cur->stats.nr && !*m; i++)
+		if (cur->m[i].kind == TPSTAT_HIST && cur->m[i].part == TPSTAT_HIST_COUNT &&
+		    cur->m[i].prefix_len == len &&
+		    !strncmp(cur->stats.lines[i].name, w->hist, len))
+			*m = &cur->m[i];
+	if (*m || !first)
+		return 0;
+	for (i = 0; i < cur->stats.nr; i++)
+		if (cur->m[i].kind == TPSTAT_HIST && cur->m[i].part == TPSTAT_HIST_COUNT)
+			tpstat_buf_printf(&all, "%s%.*s", all.len ? " " : "",
+					  (int)cur->m[i].prefix_len, cur->stats.lines[i].name);
+	tpstat_usage_error(w->cmd, "--hist: %s has no histogram '%s' (its histograms: %s)",
+			   w->set, w->hist, all.s ? all.s : "none");
+	tpstat_buf_free(&all);
+	return -1;
+}
+
+/*
  * --hist: the interval's histogram, from its buckets' growth, as BCC's
  * runqlat 1 prints one per interval: a line saying how many events in how
  * long, then the power-of-two buckets from the first that grew to the
@@ -600,31 +724,15 @@ static int print_hist(struct watch *w, const struct tpstat_sample *prev,
 		      const struct tpstat_sample *cur, double dt, bool reset,
 		      bool first)
 {
-	size_t i, k, nr, len = strlen(w->hist), from = 0, to = 0;
+	size_t k, nr, len = strlen(w->hist), from = 0, to = 0;
 	unsigned long long total = 0, peak = 0, low;
-	const struct tpstat_meaning *m = NULL;
-	struct tpstat_buf all = { 0 };
+	const struct tpstat_meaning *m;
 	struct tpstat_bucket *b;
 	char now[16];
 	bool down;
 
-	for (i = 0; i < cur->stats.nr && !m; i++)
-		if (cur->m[i].kind == TPSTAT_HIST && cur->m[i].part == TPSTAT_HIST_COUNT &&
-		    cur->m[i].prefix_len == len &&
-		    !strncmp(cur->stats.lines[i].name, w->hist, len))
-			m = &cur->m[i];
-	if (!m && first) {
-		for (i = 0; i < cur->stats.nr; i++)
-			if (cur->m[i].kind == TPSTAT_HIST &&
-			    cur->m[i].part == TPSTAT_HIST_COUNT)
-				tpstat_buf_printf(&all, "%s%.*s", all.len ? " " : "",
-						  (int)cur->m[i].prefix_len,
-						  cur->stats.lines[i].name);
-		tpstat_usage_error(w->cmd, "--hist: %s has no histogram '%s' (its histograms: %s)",
-				   w->set, w->hist, all.s ? all.s : "none");
-		tpstat_buf_free(&all);
+	if (find_hist(w, cur, first, &m))
 		return -1;
-	}
 	printf("\n");
 	if (w->timestamp) {
 		time_of_day(now, sizeof(now));
@@ -667,6 +775,161 @@ static int print_hist(struct watch *w, const struct tpstat_sample *prev,
 	return 0;
 }
 
+/* A cell of the heat map: the power-of-two bucket @v falls in, 0 for 0. */
+static int heat_cell(unsigned long long v)
+{
+	int k = 0;
+
+	for (; v; v >>= 1)
+		k++;
+	return k;
+}
+
+/* The shades of a cell, from none to the busiest's, as UTF-8 or ASCII. */
+static const char * const heat_utf8[] = {
+	" ", "\u2591", "\u2592", "\u2593", "\u2588",
+};
+
+static const char * const heat_ascii[] = { " ", ".", ":", "*", "#" };
+#define HEAT_SHADES	4
+
+/*
+ * A value of the heat map's header, in the histogram's unit: a bucket's
+ * low bound (1.02us) or the interval's events per second, scaled.
+ */
+static void heat_format(char *buf, size_t size, double v, bool bound,
+			enum tpstat_unit unit)
+{
+	struct tpstat_rate r = { .rate = v, .p99 = bound, .unit = unit };
+
+	tpstat_format_rate(buf, size, &r);
+}
+
+/*
+ * The heat map's header: each labelled cell's low bound over it, as many
+ * as fit a label's width apart, after the count's column.
+ */
+/* The low bound of cell @k. */
+static unsigned long long heat_low(int k)
+{
+	return k ? 1ULL << (k - 1) : 0;
+}
+
+static void heat_header(struct watch *w, enum tpstat_unit unit)
+{
+	int n = w->heat_hi - w->heat_lo + 1, every, i, at = 0, len, longest = 0;
+	struct tpstat_buf line = { 0 };
+	char buf[32];
+
+	for (i = 0; i < n; i++) {
+		heat_format(buf, sizeof(buf), heat_low(w->heat_lo + i), true, unit);
+		len = strlen(buf);
+		if (len > longest)
+			longest = len;
+	}
+	every = (longest + w->heat_width) / w->heat_width;
+	tpstat_buf_printf(&line, "%s%6s  ", w->timestamp ? "    time " : "", "count");
+	for (i = 0; i < n; i += every) {
+		heat_format(buf, sizeof(buf), heat_low(w->heat_lo + i), true, unit);
+		len = strlen(buf);
+		/* Within the cells and their closing bar. */
+		if (i * w->heat_width + len > n * w->heat_width + 1)
+			break;
+		tpstat_buf_printf(&line, "%*s%s", i * w->heat_width - at, "", buf);
+		at = i * w->heat_width + len;
+	}
+	printf("%s\n", line.s);
+	tpstat_buf_free(&line);
+	w->lines = 0;
+}
+
+/*
+ * --hist NAME --heatmap: the interval's histogram as one line of cells,
+ * a power-of-two bucket each from the lowest the histogram has had to the
+ * highest, each shaded by its growth in the interval against the busiest
+ * bucket's, after the interval's events per second; a header of the
+ * buckets' low bounds over them, again every screenful and when a bucket
+ * beyond them appears. UTF-8 block shades, else ASCII ones.
+ */
+static int print_heat(struct watch *w, const struct tpstat_sample *prev,
+		      const struct tpstat_sample *cur, double dt, bool reset,
+		      bool first)
+{
+	const char * const *shade = w->utf8 ? heat_utf8 : heat_ascii;
+	unsigned long long total = 0, peak = 0, *cells;
+	int n, lo, hi, k, c, level, prefix;
+	const struct tpstat_meaning *m;
+	struct tpstat_bucket *b;
+	char buf[32];
+	size_t i, nr;
+	bool down;
+
+	if (find_hist(w, cur, first, &m))
+		return -1;
+	if (!m) {
+		printf("# %s: not in %s/stats now\n", w->hist, w->set);
+		return 0;
+	}
+	nr = tpstat_bucket_deltas(prev, cur, w->hist, strlen(w->hist), reset, &b, &down);
+	lo = w->heat_lo;
+	hi = w->heat_hi;
+	for (i = 0; i < nr; i++) {
+		if (lo < 0 || heat_cell(b[i].low) < lo)
+			lo = heat_cell(b[i].low);
+		if (heat_cell(b[i].low) > hi)
+			hi = heat_cell(b[i].low);
+	}
+	if (first) {
+		printf("%s, a cell per bucket by its growth against the busiest's:\n",
+		       w->hist);
+		printf("  %s to 1/4  %s to 1/2  %s to 3/4  %s more\n", shade[1],
+		       shade[2], shade[3], shade[4]);
+	}
+	n = lo < 0 ? 0 : hi - lo + 1;
+	cells = tpstat_alloc((n + 1) * sizeof(*cells));
+	for (i = 0; i < nr; i++) {
+		cells[heat_cell(b[i].low) - lo] += b[i].delta;
+		total += b[i].delta;
+	}
+	for (k = 0; k < n; k++)
+		if (cells[k] > peak)
+			peak = cells[k];
+	if (n && (lo != w->heat_lo || hi != w->heat_hi || w->lines >= w->height)) {
+		w->heat_lo = lo;
+		w->heat_hi = hi;
+		prefix = (w->timestamp ? 9 : 0) + 8;
+		w->heat_width = (unsigned int)(prefix + 2 * n + 1) <= w->width ? 2 : 1;
+		heat_header(w, m->unit);
+	}
+	if (w->timestamp) {
+		time_of_day(buf, sizeof(buf));
+		printf("%8s ", buf);
+	}
+	if (down)
+		snprintf(buf, sizeof(buf), "-");
+	else
+		heat_format(buf, sizeof(buf), dt > 0 ? total / dt : 0, false, m->unit);
+	printf("%6s |", buf);
+	for (k = 0; k < n; k++) {
+		/* The share of the busiest, rounded up: any growth shows. */
+		level = down || !cells[k] ? 0 :
+			(int)(((__uint128_t)cells[k] * HEAT_SHADES + peak - 1) / peak);
+		for (c = 0; c < w->heat_width; c++)
+			fputs(shade[level], stdout);
+	}
+	printf("|\n");
+	w->lines++;
+	if (reset)
+		printf("# %s was reset %.3f s before this line: this row is over that time\n",
+		       w->set, dt);
+	if (down)
+		printf("# a bucket of %s went down without a reset: %s\n", w->hist,
+		       "nothing to draw for this interval");
+	free(cells);
+	free(b);
+	return 0;
+}
+
 /* One interval: @cur against @prev. Returns -1 after a usage error. */
 static int print_interval(struct watch *w, const struct tpstat_sample *prev,
 			  const struct tpstat_sample *cur, bool first)
@@ -682,6 +945,10 @@ static int print_interval(struct watch *w, const struct tpstat_sample *prev,
 	size_t i, down;
 
 	down = tpstat_rates(prev, cur, r, &dt, &reset, &down_names);
+	if (w->format == WATCH_HIST && w->heatmap) {
+		nr = print_heat(w, prev, cur, dt, reset, first);
+		goto out;
+	}
 	if (w->format == WATCH_HIST) {
 		nr = print_hist(w, prev, cur, dt, reset, first);
 		goto out;
@@ -770,6 +1037,27 @@ static void screen_size(unsigned int *height, unsigned int *width)
 		*width = ws.ws_col;
 }
 
+/*
+ * The locale's character set is UTF-8, as the environment names it: the
+ * first of LC_ALL, LC_CTYPE and LANG that is set and not empty, as
+ * setlocale() would take it, without loading locales into a static
+ * binary. No locale, or C or POSIX, is ASCII.
+ */
+static bool utf8_locale(void)
+{
+	static const char * const vars[] = { "LC_ALL", "LC_CTYPE", "LANG" };
+	const char *v = NULL, *dot;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(vars) && (!v || !*v); i++)
+		v = getenv(vars[i]);
+	dot = v ? strchr(v, '.') : NULL;
+	if (!dot)
+		return false;
+	dot++;
+	return !strncasecmp(dot, "UTF-8", 5) || !strncasecmp(dot, "utf8", 4);
+}
+
 /* -c's list: names and globs separated by commas, none empty. */
 static int parse_columns(struct watch *w, const char *cmd, const char *arg)
 {
@@ -802,9 +1090,10 @@ int tpstat_watch(int argc, char **argv)
 		{ "json", no_argument, NULL, 'J' },
 		{ "csv", no_argument, NULL, 'V' },
 		{ "hist", required_argument, NULL, 'H' },
+		{ "heatmap", no_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct watch w = { .top = 5, .cmd = argv[0] };
+	struct watch w = { .top = 5, .cmd = argv[0], .heat_lo = -1, .heat_hi = -1 };
 	double interval = 1, count = 0, top;
 	struct tpstat_sample prev, cur;
 	struct timespec next;
@@ -838,6 +1127,9 @@ int tpstat_watch(int argc, char **argv)
 		case 'T':
 			w.timestamp = true;
 			break;
+		case 'M':
+			w.heatmap = true;
+			break;
 		case 'J':
 		case 'V':
 		case 'H':
@@ -855,6 +1147,12 @@ int tpstat_watch(int argc, char **argv)
 		ret = tpstat_usage_error(argv[0], "takes one set");
 		goto out;
 	}
+	if (w.heatmap && w.format != WATCH_HIST) {
+		ret = tpstat_usage_error(argv[0],
+					 "--heatmap draws --hist NAME's histogram: takes --hist NAME too");
+		goto out;
+	}
+	w.utf8 = utf8_locale();
 	w.set = argv[optind];
 	ret = 1;
 	if (tpstat_check_root())
