@@ -34,6 +34,9 @@ static unsigned int pair_age_ms;
 module_param(pair_age_ms, uint, 0400);
 MODULE_PARM_DESC(pair_age_ms, "age at which a start may be evicted (0: never)");
 
+static bool bad_metric;
+module_param(bad_metric, bool, 0400);
+MODULE_PARM_DESC(bad_metric, "declare a metric whose name has a blank, which register must refuse");
 
 static struct tpstat_hist test_hist = TPSTAT_HIST("value");
 static struct tpstat_pairs test_pairs = TPSTAT_PAIRS(1024, 0);
@@ -261,6 +264,12 @@ static const struct tpstat_metric tpstat_test_metrics[] = {
 			   "Time from a start to its end"),
 };
 
+/* A metrics file's fields are separated by blanks: this name would be two. */
+static const struct tpstat_metric tpstat_test_bad_metrics[] = {
+	TPSTAT_COUNTER_METRIC("hist", "two words", TPSTAT_METRIC_NONE,
+			      "A name no metrics file can hold"),
+};
+
 static struct tpstat_set tpstat_test_set = {
 	.name = "test",
 	.probes = tpstat_test_probes,
@@ -279,6 +288,10 @@ static int __init tpstat_test_probe_init(void)
 	test_table.capacity = table_keys;
 	test_pairs.capacity = pair_keys;
 	test_pairs.max_age = (u64)pair_age_ms * NSEC_PER_MSEC;
+	if (bad_metric) {
+		tpstat_test_set.metrics = tpstat_test_bad_metrics;
+		tpstat_test_set.nr_metrics = ARRAY_SIZE(tpstat_test_bad_metrics);
+	}
 	return tpstat_set_register(&tpstat_test_set);
 }
 
