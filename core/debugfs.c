@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The files under /sys/kernel/debug/tpstat/: version and probes at the top,
- * then a directory per probe set with enable, reset, stats and its own files.
+ * then a directory per probe set with enable, reset, stats, metrics and its
+ * own files.
  */
 #include <linux/cpu.h>
 #include <linux/ctype.h>
@@ -70,12 +71,73 @@ static int tpstat_stats_show(struct seq_file *m, struct tpstat_set *set)
 	return set->stats ? set->stats(m, set) : 0;
 }
 
+/*
+ * The lines tpstat_stats_show() prints, and a filter's (core/filter.c), in
+ * every set's metrics after the set's own: a set's line such as
+ * "live.dropped" is then never read as a tracepoint's.
+ */
+static const struct tpstat_metric tpstat_core_metrics[] = {
+	TPSTAT_GAUGE_METRIC("since_reset_ns", "since_reset_seconds",
+			    TPSTAT_METRIC_NS,
+			    "Time since the set was loaded or last reset"),
+	TPSTAT_GAUGE_METRIC("enabled", "enabled", TPSTAT_METRIC_NONE,
+			    "1 while the set's probes are attached, 0 when its enable file detached them"
+	),
+	TPSTAT_COUNTER_METRIC("filter.rejected", "filter_rejected",
+			      TPSTAT_METRIC_NONE,
+			      "Events the set's filter rejected, counted nowhere else (hits included)"
+	),
+	TPSTAT_COUNTER_METRIC("{tracepoint}.hits", "hits", TPSTAT_METRIC_NONE,
+			      "Events the set's probe on a tracepoint saw"),
+	TPSTAT_COUNTER_METRIC("{tracepoint}.dropped", "dropped",
+			      TPSTAT_METRIC_NONE,
+			      "Events the set's probe on a tracepoint could not record"),
+};
+
+static const char *const tpstat_metric_kinds[] = {
+	[TPSTAT_METRIC_COUNTER] = "counter",
+	[TPSTAT_METRIC_GAUGE] = "gauge",
+	[TPSTAT_METRIC_HIST] = "hist",
+};
+
+static const char *const tpstat_metric_units[] = {
+	[TPSTAT_METRIC_NONE] = "none",
+	[TPSTAT_METRIC_NS] = "ns",
+	[TPSTAT_METRIC_BYTES] = "bytes",
+};
+
+static void tpstat_metrics_print(struct seq_file *m,
+				 const struct tpstat_metric *mt, unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++, mt++)
+		seq_printf(m, "%s %s %s %s %s\n", tpstat_metric_kinds[mt->kind],
+			   tpstat_metric_units[mt->unit], mt->pattern, mt->name,
+			   mt->help);
+}
+
+/*
+ * Version 1 of the format: "KIND UNIT PATTERN METRIC HELP...", fields
+ * separated by one space; a later line starting with '#' is a comment.
+ * tpstat_set_register() refused a set whose declarations would break it.
+ */
+static int tpstat_metrics_show(struct seq_file *m, struct tpstat_set *set)
+{
+	seq_puts(m, "# tpstat metrics 1\n");
+	tpstat_metrics_print(m, set->metrics, set->nr_metrics);
+	tpstat_metrics_print(m, tpstat_core_metrics,
+			     ARRAY_SIZE(tpstat_core_metrics));
+	return 0;
+}
+
 /* The files every set has, before its own. */
 static const struct tpstat_file tpstat_set_files[] = {
 	{ .name = "enable", .show = tpstat_enable_show,
 	  .write = tpstat_enable_write, .no_header = true },
 	{ .name = "reset", .write = tpstat_reset_write },
 	{ .name = "stats", .show = tpstat_stats_show, .no_header = true },
+	{ .name = "metrics", .show = tpstat_metrics_show, .no_header = true },
 };
 
 static void tpstat_print_header(struct seq_file *m,

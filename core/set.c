@@ -35,6 +35,32 @@ bool tpstat_name_valid(const char *name)
 }
 EXPORT_SYMBOL_GPL(tpstat_name_valid);
 
+/* A word of a metrics file's line: there, fields are separated by spaces. */
+static bool tpstat_metric_word(const char *s)
+{
+	return s && s[0] && !strpbrk(s, " \t\n");
+}
+
+/* The first of @set's metrics that is malformed, or -1 if none is. */
+static int tpstat_metrics_check(const struct tpstat_set *set)
+{
+	const struct tpstat_metric *mt;
+	unsigned int i;
+
+	if (set->nr_metrics && !set->metrics)
+		return 0;
+	for (i = 0; i < set->nr_metrics; i++) {
+		mt = &set->metrics[i];
+		if (mt->kind > TPSTAT_METRIC_HIST ||
+		    mt->unit > TPSTAT_METRIC_BYTES ||
+		    !tpstat_metric_word(mt->pattern) ||
+		    !tpstat_metric_word(mt->name) ||
+		    !mt->help || strchr(mt->help, '\n'))
+			return i;
+	}
+	return -1;
+}
+
 static size_t tpstat_data_bytes(const struct tpstat_data *d)
 {
 	const struct tpstat_data_ops *ops = d->ops;
@@ -205,10 +231,16 @@ int __tpstat_set_register(struct tpstat_set *set, struct module *owner)
 {
 	struct tpstat_probe *probe;
 	unsigned int i;
-	int err;
+	int err, bad;
 
 	if (!tpstat_name_valid(set->name)) {
 		pr_err("tpstat: probe set name is not an identifier\n");
+		return -EINVAL;
+	}
+	bad = tpstat_metrics_check(set);
+	if (bad >= 0) {
+		pr_err("tpstat: %s: metric %d is malformed (a NULL field, or a blank in its pattern or name)\n",
+		       set->name, bad);
 		return -EINVAL;
 	}
 	INIT_LIST_HEAD(&set->probe_list);

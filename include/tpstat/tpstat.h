@@ -24,6 +24,7 @@
 #include <tpstat/filter.h>
 #include <tpstat/hist.h>
 #include <tpstat/keyed.h>
+#include <tpstat/metric.h>
 #include <tpstat/pairs.h>
 #include <tpstat/scratch.h>
 #include <tpstat/stacks.h>
@@ -212,7 +213,8 @@ void *tpstat_file_priv(struct seq_file *m);
  *        set column of probes shows its path, "parent/name"
  * @probes: the set's probes, attached by tpstat_set_register()
  * @nr_probes: entries in @probes
- * @files: the set's own files, beside the core's enable, reset and stats
+ * @files: the set's own files, beside the core's enable, reset, stats and
+ *         metrics
  * @nr_files: entries in @files
  * @data: what the probes count into: the &x.data of each counter,
  *        histogram, table, keyed data or worst case. The core allocates
@@ -221,6 +223,10 @@ void *tpstat_file_priv(struct seq_file *m);
  * @stats: optional; prints "name value" lines into the stats file after the
  *         core's per-probe lines; runs as @show does and returns 0 or a
  *         negative errno
+ * @metrics: optional; what each kind of line @stats prints is, in the
+ *           order a reader tries them (include/tpstat/metric.h), shown in
+ *           the set's metrics file before the core's own lines'
+ * @nr_metrics: entries in @metrics
  * @parent: optional; a registered set whose directory holds this one's
  *          (an entry a set adds at run time, with probes, data and files
  *          of its own); unregistered before it
@@ -253,6 +259,8 @@ struct tpstat_set {
 	struct tpstat_data *const *data;
 	unsigned int nr_data;
 	int (*stats)(struct seq_file *m, struct tpstat_set *set);
+	const struct tpstat_metric *metrics;
+	unsigned int nr_metrics;
 	struct tpstat_set *parent;
 
 	/* private: */
@@ -296,7 +304,8 @@ void tpstat_stats_word(char *buf, size_t size, const char *label);
  * The module that calls it is the set's: a stack counted in its probes
  * leaves out the frames of that module's code.
  *
- * Return: 0, -EINVAL for a malformed set, probe name or data size, -EEXIST
+ * Return: 0, -EINVAL for a malformed set, probe name, metric (a NULL field,
+ * a space in a pattern or a name) or data size, -EEXIST
  * if a set of that name is registered (under the same parent), -ENOMEM.
  */
 #define tpstat_set_register(set)	__tpstat_set_register(set, THIS_MODULE)

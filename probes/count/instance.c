@@ -204,6 +204,15 @@ static const struct tpstat_file count_scope_file = {
 	.no_header = true, .takes_empty = true,
 };
 
+static const struct tpstat_metric count_metrics[] = {
+	TPSTAT_COUNTER_METRIC("{tracepoint}.cpu{cpu}", "cpu_hits",
+			      TPSTAT_METRIC_NONE,
+			      "Events of a counted tracepoint, on one CPU"),
+	/* An instance's alone. */
+	TPSTAT_GAUGE_METRIC("scope.tasks", "scope_tasks", TPSTAT_METRIC_NONE,
+			    "Tasks in the instance's scope now, exited ones not yet freed too"),
+};
+
 /*
  * @in as a set named @name, under @parent for an instance, whose probes
  * follow its scope's tasks. The caller adds files after the first three
@@ -232,6 +241,8 @@ void count_instance_init(struct count_instance *in, const char *name,
 		.data = in->data,
 		.nr_data = ARRAY_SIZE(in->data),
 		.stats = count_stats,
+		.metrics = count_metrics,
+		.nr_metrics = ARRAY_SIZE(count_metrics),
 	};
 }
 

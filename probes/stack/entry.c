@@ -74,6 +74,27 @@ static int stack_parse(char *line, char **name, unsigned int *by)
 	return *by ? 0 : -EINVAL;
 }
 
+static const struct tpstat_metric tpstat_stack_entry_metrics[] = {
+	TPSTAT_COUNTER_METRIC("events", "events", TPSTAT_METRIC_NONE,
+			      "Events the entry counted, its rows' and other's"),
+	TPSTAT_GAUGE_METRIC("rows", "rows", TPSTAT_METRIC_NONE,
+			    "Rows the entry holds: its stacks, or keys, since the reset"),
+	TPSTAT_GAUGE_METRIC("capacity", "capacity", TPSTAT_METRIC_NONE,
+			    "Rows the entry can hold (max_stacks)"),
+	TPSTAT_COUNTER_METRIC("other", "other", TPSTAT_METRIC_NONE,
+			      "Events whose stack or keys found no row"),
+	/* A row of an entry by stack: its rank moves as the rows count. */
+	TPSTAT_GAUGE_METRIC("row.stack{rank}[.comm.{comm+}][.pid.{pid}][.tgid.{tgid}][.cpu.{cpu}]",
+			    "ranked_row_events",
+			    TPSTAT_METRIC_NONE,
+			    "Events of the row of this rank in the stacks file: a rank, not one stack"
+	),
+	TPSTAT_COUNTER_METRIC("row[.comm.{comm+}][.pid.{pid}][.tgid.{tgid}][.cpu.{cpu}]",
+			      "row_events",
+			      TPSTAT_METRIC_NONE,
+			      "Events of a command, pid, tgid or CPU, as the entry counts by them"),
+};
+
 static struct stack_entry *stack_entry_new(const char *name, unsigned int by)
 {
 	struct stack_entry *e = kzalloc(sizeof(*e), GFP_KERNEL);
@@ -102,6 +123,8 @@ static struct stack_entry *stack_entry_new(const char *name, unsigned int by)
 		.data = e->data,
 		.nr_data = ARRAY_SIZE(e->data),
 		.stats = tpstat_stack_entry_stats,
+		.metrics = tpstat_stack_entry_metrics,
+		.nr_metrics = ARRAY_SIZE(tpstat_stack_entry_metrics),
 	};
 	return e;
 }

@@ -34,6 +34,10 @@ static unsigned int pair_age_ms;
 module_param(pair_age_ms, uint, 0400);
 MODULE_PARM_DESC(pair_age_ms, "age at which a start may be evicted (0: never)");
 
+static bool bad_metric;
+module_param(bad_metric, bool, 0400);
+MODULE_PARM_DESC(bad_metric, "declare a metric whose name has a blank, which register must refuse");
+
 static struct tpstat_hist test_hist = TPSTAT_HIST("value");
 static struct tpstat_pairs test_pairs = TPSTAT_PAIRS(1024, 0);
 static struct tpstat_hist test_pair_ns = TPSTAT_HIST("nsecs");
@@ -199,6 +203,73 @@ static struct tpstat_data *const tpstat_test_data[] = {
 	&test_wtable.data,
 };
 
+static const struct tpstat_metric tpstat_test_metrics[] = {
+	TPSTAT_HIST_METRIC("hist", "hist", TPSTAT_METRIC_NONE,
+			   "Values fired"),
+	TPSTAT_COUNTER_METRIC("table.{key}.count", "table_count",
+			      TPSTAT_METRIC_NONE,
+			      "Events of a table key"),
+	TPSTAT_COUNTER_METRIC("table.{key}.sum", "table_sum",
+			      TPSTAT_METRIC_NONE,
+			      "Values of a table key"),
+	TPSTAT_COUNTER_METRIC("table.other", "table_other", TPSTAT_METRIC_NONE,
+			      "Events of keys the table had no room for"),
+	TPSTAT_COUNTER_METRIC("high.{key}.count", "high_count",
+			      TPSTAT_METRIC_NONE,
+			      "Events of a table key"),
+	TPSTAT_COUNTER_METRIC("high.{key}.sum", "high_sum", TPSTAT_METRIC_NONE,
+			      "Values of a table key"),
+	TPSTAT_COUNTER_METRIC("high.other", "high_other", TPSTAT_METRIC_NONE,
+			      "Events of keys the table had no room for"),
+	/* A pairing map's counters (core/pairs.c). */
+	TPSTAT_COUNTER_METRIC("pairs.started", "pairs_started",
+			      TPSTAT_METRIC_NONE,
+			      "Starts recorded"),
+	TPSTAT_COUNTER_METRIC("pairs.replaced", "pairs_replaced",
+			      TPSTAT_METRIC_NONE,
+			      "Starts that replaced an unended one of the same key"),
+	TPSTAT_COUNTER_METRIC("pairs.paired", "pairs_paired",
+			      TPSTAT_METRIC_NONE,
+			      "Ends paired with their start"),
+	TPSTAT_COUNTER_METRIC("pairs.unpaired", "pairs_unpaired",
+			      TPSTAT_METRIC_NONE,
+			      "Ends whose start was not seen"),
+	TPSTAT_COUNTER_METRIC("pairs.dropped", "pairs_dropped",
+			      TPSTAT_METRIC_NONE,
+			      "Starts lost to a full map"),
+	TPSTAT_COUNTER_METRIC("pairs.expired", "pairs_expired",
+			      TPSTAT_METRIC_NONE,
+			      "Starts evicted from a full map: the oldest, or one from before the attach"
+	),
+	TPSTAT_GAUGE_METRIC("pairs.held", "pairs_held", TPSTAT_METRIC_NONE,
+			    "Starts waiting for their end now"),
+	TPSTAT_GAUGE_METRIC("pairs.capacity", "pairs_capacity",
+			    TPSTAT_METRIC_NONE,
+			    "Starts the map can hold"),
+	TPSTAT_COUNTER_METRIC("wide.{label+}.count", "wide_count",
+			      TPSTAT_METRIC_NONE,
+			      "Events of a key"),
+	TPSTAT_COUNTER_METRIC("wide.{label+}.cpu{cpu}", "wide_cpu",
+			      TPSTAT_METRIC_NONE,
+			      "Events of a key on one CPU"),
+	TPSTAT_COUNTER_METRIC("wide.other", "wide_other", TPSTAT_METRIC_NONE,
+			      "Events of keys with no row"),
+	TPSTAT_COUNTER_METRIC("wtable.{comm+}.count", "wtable_count",
+			      TPSTAT_METRIC_NONE,
+			      "Events by command"),
+	TPSTAT_COUNTER_METRIC("wtable.other", "wtable_other",
+			      TPSTAT_METRIC_NONE,
+			      "Events of commands with no row"),
+	TPSTAT_HIST_METRIC("pair_ns", "pair_seconds", TPSTAT_METRIC_NS,
+			   "Time from a start to its end"),
+};
+
+/* A metrics file's fields are separated by blanks: this name would be two. */
+static const struct tpstat_metric tpstat_test_bad_metrics[] = {
+	TPSTAT_COUNTER_METRIC("hist", "two words", TPSTAT_METRIC_NONE,
+			      "A name no metrics file can hold"),
+};
+
 static struct tpstat_set tpstat_test_set = {
 	.name = "test",
 	.probes = tpstat_test_probes,
@@ -208,6 +279,8 @@ static struct tpstat_set tpstat_test_set = {
 	.data = tpstat_test_data,
 	.nr_data = ARRAY_SIZE(tpstat_test_data),
 	.stats = tpstat_test_stats,
+	.metrics = tpstat_test_metrics,
+	.nr_metrics = ARRAY_SIZE(tpstat_test_metrics),
 };
 
 static int __init tpstat_test_probe_init(void)
@@ -215,6 +288,10 @@ static int __init tpstat_test_probe_init(void)
 	test_table.capacity = table_keys;
 	test_pairs.capacity = pair_keys;
 	test_pairs.max_age = (u64)pair_age_ms * NSEC_PER_MSEC;
+	if (bad_metric) {
+		tpstat_test_set.metrics = tpstat_test_bad_metrics;
+		tpstat_test_set.nr_metrics = ARRAY_SIZE(tpstat_test_bad_metrics);
+	}
 	return tpstat_set_register(&tpstat_test_set);
 }
 
