@@ -82,7 +82,7 @@ is "list: a line per set, as the directories" \
 	"$(sets | tr '\n' ' ')"
 is "list: the test set's state, probes by state (the one not attached named) and files" \
 	"$(awk '$1 == "test" { $3 = "T"; print }' /tmp/list)" \
-	"test enabled T s 2 attached, 1 missing: tpstat_test_absent hist metrics table"
+	"test enabled T s 2 attached, 1 missing: tpstat_test_absent hist table"
 is "list: count's state after its enable file says 0" \
 	"$(echo 0 > $TP/count/enable; $TOOL list count | awk '$1 == "count" { print $2 }')" \
 	disabled
@@ -125,7 +125,7 @@ mask() { sed 's/: [0-9.]* s since reset$/: T s since reset/'; }
 is "show SET FILE: the file, as cat shows it" \
 	"$($TOOL show test hist | mask)" "$(mask < $TP/test/hist)"
 is "show SET: its read-only files but stats" \
-	"$($TOOL show test | mask)" "$( (cat $TP/test/hist; echo; cat $TP/test/metrics; echo; cat $TP/test/table) | mask)"
+	"$($TOOL show test | mask)" "$( (cat $TP/test/hist; echo; cat $TP/test/table) | mask)"
 
 # watch_col OUTPUT GROUP COLUMN: the column's values, one per line of
 # rates. The group is the name in dashes over the column in the header's
@@ -255,9 +255,9 @@ check "stack: two entries, each a set inside it" \
 sh -c "printf tpstat_t20 > /proc/self/comm; echo 20 > $FIRE"
 is "list SET: the stack set, then its entries by their paths, each with its probe" \
 	"$($TOOL list stack | awk 'NR > 2 { s = $1; for (i = 5; i <= NF; i++) s = s " " $i; print s }')" \
-	"stack no probes control metrics
-stack/kmalloc 1 attached folded metrics stacks
-stack/tpstat_test_fire 1 attached folded metrics stacks"
+	"stack no probes control
+stack/kmalloc 1 attached folded stacks
+stack/tpstat_test_fire 1 attached folded stacks"
 is "show SET/SET FILE: an entry's stacks, as cat shows them" \
 	"$($TOOL show stack/tpstat_test_fire stacks | mask)" \
 	"$(mask < $TP/stack/tpstat_test_fire/stacks)"
