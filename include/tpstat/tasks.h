@@ -23,6 +23,7 @@
 #include <linux/types.h>
 #include <tpstat/counter.h>
 #include <tpstat/data.h>
+#include <tpstat/metric.h>
 
 /* Tasks a table may hold; keeps a typo from eating memory. */
 #define TPSTAT_TASKS_MAX	1048576
@@ -197,5 +198,26 @@ u64 tpstat_tasks_stat(const struct tpstat_tasks *t, enum tpstat_tasks_stat stat)
  */
 void tpstat_tasks_print_stats(struct seq_file *m, const struct tpstat_tasks *t,
 			      const char *prefix);
+
+/*
+ * The metrics of tpstat_tasks_print_stats()'s lines, for a set's metrics
+ * array; @prefix a string literal, "tasks" for "tasks.claimed".
+ */
+#define TPSTAT_TASKS_METRICS(prefix)					\
+	TPSTAT_COUNTER_METRIC(prefix ".claimed", prefix "_claimed",	\
+			      TPSTAT_METRIC_NONE, "Tasks given a row"),	\
+	TPSTAT_COUNTER_METRIC(prefix ".released", prefix "_released",	\
+			      TPSTAT_METRIC_NONE,			\
+			      "Rows of freed tasks released"),		\
+	TPSTAT_COUNTER_METRIC(prefix ".dropped", prefix "_dropped",	\
+			      TPSTAT_METRIC_NONE,			\
+			      "Events of tasks the full table had no row for"), \
+	TPSTAT_COUNTER_METRIC(prefix ".evicted", prefix "_evicted",	\
+			      TPSTAT_METRIC_NONE,			\
+			      "Rows kept from before a re-attach taken for other tasks"), \
+	TPSTAT_GAUGE_METRIC(prefix ".held", prefix "_held",		\
+			    TPSTAT_METRIC_NONE, "Tasks with a row now"), \
+	TPSTAT_GAUGE_METRIC(prefix ".capacity", prefix "_capacity",	\
+			    TPSTAT_METRIC_NONE, "Rows the table has")
 
 #endif /* _TPSTAT_TASKS_H */

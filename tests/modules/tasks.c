@@ -105,24 +105,7 @@ static const struct tpstat_metric tpstat_test_tasks_metrics[] = {
 	TPSTAT_COUNTER_METRIC("comms.{comm+}.odd", "comms_odd",
 			      TPSTAT_METRIC_NONE,
 			      "Odd values fired, by command"),
-	/* A task table's counters (core/tasks.c). */
-	TPSTAT_COUNTER_METRIC("tasks.claimed", "tasks_claimed",
-			      TPSTAT_METRIC_NONE,
-			      "Tasks given a row"),
-	TPSTAT_COUNTER_METRIC("tasks.released", "tasks_released",
-			      TPSTAT_METRIC_NONE,
-			      "Rows of freed tasks released"),
-	TPSTAT_COUNTER_METRIC("tasks.dropped", "tasks_dropped",
-			      TPSTAT_METRIC_NONE,
-			      "Events of tasks the full table had no row for"),
-	TPSTAT_COUNTER_METRIC("tasks.evicted", "tasks_evicted",
-			      TPSTAT_METRIC_NONE,
-			      "Rows kept from before a re-attach taken for other tasks"),
-	TPSTAT_GAUGE_METRIC("tasks.held", "tasks_held", TPSTAT_METRIC_NONE,
-			    "Tasks with a row now"),
-	TPSTAT_GAUGE_METRIC("tasks.capacity", "tasks_capacity",
-			    TPSTAT_METRIC_NONE,
-			    "Rows the table has"),
+	TPSTAT_TASKS_METRICS("tasks"),
 };
 
 static struct tpstat_set tpstat_test_tasks_set = {
