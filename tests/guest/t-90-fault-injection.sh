@@ -75,7 +75,8 @@ check "failed slab allocations are traced with their stack" \
 # copes RESULT: what failed was one whose caller makes up for it.
 copes() {
 	case $1 in
-	*" (kvmalloc)"|*" (kmemleak)"|*" (debugobjects)"|*" (vmap_preload)") true ;;
+	*" (kvmalloc)"|*" (kmemleak)"|*" (debugobjects)"|*" (vmap_preload)"|\
+	*" (radix_tree_preload)") true ;;
 	*) false ;;
 	esac
 }

@@ -190,8 +190,11 @@ static const char *fail_forced(void)
  * takes one from its reserve pool instead), "debugobjects" (refilling its
  * pool, which goes on with what it has), "vmap_preload" (the spare
  * vmap_area vmalloc() keeps per CPU, preload_this_cpu_lock(): it goes on
- * without, and allocates one then if it must split a free area); or ""
- * for any other. All but the last are quiet (__GFP_NOWARN).
+ * without, and allocates one then if it must split a free area),
+ * "radix_tree_preload" (a radix tree's node asked for without sleeping,
+ * as idr_alloc_cyclic() does for a kernfs node: it takes one its caller
+ * preloaded, lib/radix-tree.c); or "" for any other. All but vmap_preload
+ * are quiet (__GFP_NOWARN).
  */
 /* The failed allocation's nearest frames, "a < b < ...", for reports. */
 static char fail_frames[1024];
@@ -237,6 +240,8 @@ static const char *fail_site(void)
 			site = "debugobjects";
 		else if (strstr(line, "alloc_vmap_area"))
 			site = "vmap_preload";
+		else if (strstr(line, "radix_tree_node_alloc"))
+			site = "radix_tree_preload";
 	}
 	return site;
 }

@@ -16,7 +16,8 @@
  *	  all that one with nothing failing does: kvmalloc() got vmalloc()
  *	  instead, and a tpstat module has one more vmalloc() area; kmemleak
  *	  or debugobjects took from their reserve what they keep for it;
- *	  vmalloc() went on without its spare vmap_area;
+ *	  vmalloc() went on without its spare vmap_area; a radix tree took
+ *	  the node its caller preloaded (a sysfs file's kernfs id);
  *	- it refused to register one probe (tracepoint_probe_register()),
  *	  which the core logged and shows as failed, the rest as it would be;
  *	- the allocation was the module loader's, no function of ours on its
@@ -252,7 +253,8 @@ static int fail_all(int mode, const char *path, const char *params)
 		}
 		if (mode == FAIL_PERCPU ||
 		    (strcmp(why, "kvmalloc") && strcmp(why, "kmemleak") &&
-		     strcmp(why, "debugobjects") && strcmp(why, "vmap_preload"))) {
+		     strcmp(why, "debugobjects") && strcmp(why, "vmap_preload") &&
+		     strcmp(why, "radix_tree_preload"))) {
 			printf("loaded with point %d failing (%s), %s, at %s\n", n,
 			       mode == FAIL_PERCPU ? "tpstat_percpu_alloc()" : why,
 			       "which nothing makes up for", fail_frames);
