@@ -28,10 +28,17 @@ slack=$((131072 + 4096 * ncpus))
 # more than a set holds, so only the other side is checked there, that the
 # file never counts more than the kernel gave.
 upper=$slack
+lower=$slack
 agreement="agrees with the kernel's, within $slack bytes"
+# There, too, KASAN frees its quarantine in batches of hundreds of KiB, in
+# whichever load fills it: single differences from -739 to +447 KiB were
+# seen there (under 80 KiB on the production kernels), and the middle of
+# five as low as -223 KiB in CI runs. Its lower side allows 512 KiB more:
+# the last two sets' tables (2 and 3 MiB) counted twice would still fail.
 if debug_kernel; then
 	upper=$((1 << 40))
-	agreement="is no more than the kernel's growth, within $slack bytes"
+	lower=$((slack + 524288))
+	agreement="is no more than the kernel's growth, within $lower bytes"
 fi
 
 meminfo() {
@@ -74,10 +81,10 @@ agrees() {
 	done
 	echo "# $m: memory $held, the kernel's growth beyond it:$diffs"
 	d=$(median $diffs)
-	if [ "$held" -gt 0 ] && [ "$d" -le "$upper" ] && [ "$d" -ge $((-slack)) ]; then
+	if [ "$held" -gt 0 ] && [ "$d" -le "$upper" ] && [ "$d" -ge $((-lower)) ]; then
 		return 0
 	fi
-	echo "# $m: the middle difference, $d, is not within -$slack to $upper"
+	echo "# $m: the middle difference, $d, is not within -$lower to $upper"
 	return 1
 }
 
