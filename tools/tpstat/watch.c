@@ -455,30 +455,51 @@ static size_t table_print(struct table *t, unsigned int top, unsigned int width)
 	return shown;
 }
 
+/*
+ * The table whose first line of @s is line @t, into @table, its lines
+ * marked in @done; false if line @t is no table's first.
+ */
+static bool table_gather(struct table *table, const struct tpstat_sample *s,
+			 const struct tpstat_rate *r, size_t t, bool *done)
+{
+	size_t i;
+
+	if (done[t] || !s->m[t].keyed || !tpstat_has_rate(&s->m[t]))
+		return false;
+	for (i = t; i < s->stats.nr; i++) {
+		if (!s->m[i].keyed || !tpstat_has_rate(&s->m[i]) ||
+		    strcmp(s->m[i].table, s->m[t].table))
+			continue;
+		done[i] = true;
+		table_add(table, &s->m[i], &r[i]);
+	}
+	return true;
+}
+
+static void table_free(struct table *table)
+{
+	size_t i;
+
+	for (i = 0; i < table->nr_rows; i++)
+		free(table->rows[i].rates);
+	free(table->rows);
+	free(table->cols);
+}
+
 /* Each keyed table of @s, busiest rows first; @r has each line's rate. */
 static size_t print_tables(const struct watch *w, const struct tpstat_sample *s,
 			   const struct tpstat_rate *r)
 {
 	bool *done = tpstat_alloc(s->stats.nr + 1);
-	size_t i, t, printed = 0;
+	size_t t, printed = 0;
 
 	for (t = 0; t < s->stats.nr; t++) {
 		struct table table = { .first = &s->m[t] };
 
-		if (done[t] || !s->m[t].keyed || !tpstat_has_rate(&s->m[t]))
+		if (!table_gather(&table, s, r, t, done))
 			continue;
-		for (i = t; i < s->stats.nr; i++) {
-			if (!s->m[i].keyed || !tpstat_has_rate(&s->m[i]) ||
-			    strcmp(s->m[i].table, s->m[t].table))
-				continue;
-			done[i] = true;
-			table_add(&table, &s->m[i], &r[i]);
-		}
 		printed += table_print(&table, w->top, w->width);
-		for (i = 0; i < table.nr_rows; i++)
-			free(table.rows[i].rates);
-		free(table.rows);
-		free(table.cols);
+		table_free(&table);
 	}
 	free(done);
 	return printed;
@@ -535,22 +556,15 @@ static void print_json_tables(const struct watch *w, const struct tpstat_sample 
 {
 	bool *done = tpstat_alloc(s->stats.nr + 1);
 	struct tpstat_buf name = { 0 };
-	size_t i, t, c, k, shown, nr_tables = 0;
+	size_t t, c, k, shown, nr_tables = 0;
 	unsigned int l;
 	char buf[64];
 
 	for (t = 0; t < s->stats.nr; t++) {
 		struct table table = { .first = &s->m[t] };
 
-		if (done[t] || !s->m[t].keyed || !tpstat_has_rate(&s->m[t]))
+		if (!table_gather(&table, s, r, t, done))
 			continue;
-		for (i = t; i < s->stats.nr; i++) {
-			if (!s->m[i].keyed || !tpstat_has_rate(&s->m[i]) ||
-			    strcmp(s->m[i].table, s->m[t].table))
-				continue;
-			done[i] = true;
-			table_add(&table, &s->m[i], &r[i]);
-		}
 		qsort(table.rows, table.nr_rows, sizeof(*table.rows), cmp_row);
 		name.len = 0;
 		tpstat_buf_printf(&name, "%.*s", (int)strcspn(table.first->table, " "),
@@ -582,10 +596,7 @@ static void print_json_tables(const struct watch *w, const struct tpstat_sample 
 			putchar('}');
 		}
 		putchar(']');
-		for (i = 0; i < table.nr_rows; i++)
-			free(table.rows[i].rates);
-		free(table.rows);
-		free(table.cols);
+		table_free(&table);
 	}
 	if (nr_tables)
 		putchar('}');
