@@ -27,14 +27,6 @@ static void put_head(FILE *f, const char *name, const char *type,
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
-/* Adds a="x" to @b's labels, escaped. */
-static void add_label(struct tpstat_buf *b, const char *name, const char *value)
-{
-	tpstat_buf_printf(b, "%s%s=\"", b->len ? "," : "", name);
-	tpstat_escape(b, value, TPSTAT_ESCAPE_LABEL);
-	tpstat_buf_add(b, "\"", 1);
-}
-
 /* NAME{labels} VALUE, and @labels emptied for the next sample. */
 static void put_sample(FILE *f, const char *name, struct tpstat_buf *labels,
 		       unsigned long long value)
@@ -66,9 +58,9 @@ static void put_probe_states(FILE *f, const struct tpstat_probes *probes,
 
 		if (!exported(p->set, sets, nr))
 			continue;
-		add_label(&labels, "set", p->set);
-		add_label(&labels, "tracepoint", p->tracepoint);
-		add_label(&labels, "state", p->state);
+		tpstat_prometheus_label(&labels, "set", p->set);
+		tpstat_prometheus_label(&labels, "tracepoint", p->tracepoint);
+		tpstat_prometheus_label(&labels, "state", p->state);
 		put_sample(f, "tpstat_probe_state", &labels, 1);
 	}
 }
@@ -87,9 +79,9 @@ static int put_build_info(FILE *f)
 		return -1;
 	}
 	module[strcspn(module, "\n")] = '\0';
-	add_label(&labels, "version", TPSTAT_VERSION);
-	add_label(&labels, "module", module);
-	add_label(&labels, "kernel", uname(&uts) ? "unknown" : uts.release);
+	tpstat_prometheus_label(&labels, "version", TPSTAT_VERSION);
+	tpstat_prometheus_label(&labels, "module", module);
+	tpstat_prometheus_label(&labels, "kernel", uname(&uts) ? "unknown" : uts.release);
 	put_head(f, "tpstat_build_info", "gauge",
 		 "1, labelled by the command's version, the loaded core's and the kernel's release");
 	put_sample(f, "tpstat_build_info", &labels, 1);
@@ -115,7 +107,7 @@ static int put_memory(FILE *f)
 
 		if (!strcmp(memory.lines[i].name, "total"))
 			continue;
-		add_label(&labels, "kind", memory.lines[i].name);
+		tpstat_prometheus_label(&labels, "kind", memory.lines[i].name);
 		put_sample(f, "tpstat_memory_bytes", &labels, memory.lines[i].value);
 	}
 	tpstat_free_stats(&memory);

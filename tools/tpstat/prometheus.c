@@ -149,8 +149,8 @@ static struct family *family_of(struct exposition *e, const char *set,
 	return fam;
 }
 
-static void render_label(struct tpstat_buf *b, const char *name,
-			 const char *value)
+void tpstat_prometheus_label(struct tpstat_buf *b, const char *name,
+			     const char *value)
 {
 	tpstat_buf_printf(b, "%s%s=\"", b->len ? "," : "", name);
 	tpstat_escape(b, value, TPSTAT_ESCAPE_LABEL);
@@ -220,7 +220,7 @@ static char *render_labels(const struct exposition *e, const char *set,
 		if (m->labels[i].value && !strcmp(m->labels[i].name, nested))
 			nested = NULL;
 	if (nested)
-		render_label(&b, nested, set + top_len + 1);
+		tpstat_prometheus_label(&b, nested, set + top_len + 1);
 	for (i = 0; i < m->nr_labels; i++) {
 		struct tpstat_buf fn = { 0 };
 		const char *v = m->labels[i].value;
@@ -231,7 +231,7 @@ static char *render_labels(const struct exposition *e, const char *set,
 			v = fn.s;
 			*merged = true;
 		}
-		render_label(&b, m->labels[i].name, v);
+		tpstat_prometheus_label(&b, m->labels[i].name, v);
 		tpstat_buf_free(&fn);
 	}
 	return b.s;

@@ -508,6 +508,9 @@ void tpstat_json_string(FILE *f, const char *s);
 #define TPSTAT_EXPORT_OFFSETS	0x1
 int tpstat_export_prometheus(FILE *f, char **sets, size_t nr,
 			     unsigned int flags);
+/* Adds a="x" to a sample's labels in @b, the value escaped. */
+void tpstat_prometheus_label(struct tpstat_buf *b, const char *name,
+			     const char *value);
 /* health.c: probe states, build, memory and time, after the sets' metrics. */
 int tpstat_export_health(FILE *f, const struct tpstat_probes *probes,
 			 char **sets, size_t nr);
