@@ -10,9 +10,10 @@
 # after the other, which may share an inode number, two rows; the
 # README's filter over UDP datagrams read back, whose frees have no device;
 # a veth pair's packets through GRO, and through the backlogs, as its ends
-# count them.
+# count them; a driver that refuses packets (tpstat_test_netdev.ko), its
+# refusals in not_sent.
 
-plan 43
+plan 49
 
 NET=$TP/net
 
@@ -252,6 +253,28 @@ else
 	fail "(the GRO path: no veth)"
 	fail "(the backlogs: no veth)"
 fi
+
+# A driver that refuses: tpbusy0 answers NETDEV_TX_BUSY to its first 5
+# packets, which its qdisc hands it again from the transmit softirq. Each
+# refusal counts in not_sent, overall and in the device's row, and each
+# hand-over as sent: 3 pings, 5 of them again, as the driver counted them.
+check "tpstat_test_netdev.ko loads, its tpbusy0 refusing 5 packets" \
+	load tpstat_test_netdev busy=5
+no_ipv6 tpbusy0
+check "tpbusy0 takes an address and comes up" sh -c \
+	'ip addr add 10.96.0.1/24 dev tpbusy0 && ip link set tpbusy0 up'
+busy_ifi=$(cat /sys/class/net/tpbusy0/ifindex)
+echo 1 > $NET/reset
+ping -q -c 3 -i 0.2 -w 5 10.96.0.2 > /dev/null
+busy_param=/sys/module/tpstat_test_netdev/parameters
+is "a refusing driver: not_sent, overall and in its row, as it refused" \
+	"$(stat_of net not_sent) $(stat_of net "dev.tpbusy0.$busy_ifi.not_sent")" \
+	"$(cat $busy_param/refused) $(cat $busy_param/refused)"
+is "and it refused the 5 it was told to" "$(cat $busy_param/refused)" 5
+is "each hand-over counted as sent, as the driver was handed them: 8" \
+	"$(stat_of net "dev.tpbusy0.$busy_ifi.tx_packets") $(cat $busy_param/calls)" \
+	"8 8"
+check "tpstat_test_netdev.ko unloads, tpbusy0 with it" rmmod tpstat_test_netdev
 
 # max_devices=1: the first device seen has the row, and every other
 # device's packets go to "other", none lost. A dummy device, made up
