@@ -9,7 +9,7 @@
 # site, and a pairing map full of allocations freed where no tracepoint
 # fires.
 
-plan 41
+plan 44
 
 K=$TP/kmem
 TK=/sys/kernel/debug/tpstat_test_kmem
@@ -110,9 +110,12 @@ vmstat_pages() {
 	done < /proc/vmstat
 }
 set_pages() {
-	pages=0 order2=0 fpages=0 forder2=0
+	pages=0 order2=0 fpages=0 forder2=0 unmovable=0 movable=0 reclaimable=0
 	while read -r k v; do
 		case $k in
+		pages.unmovable) unmovable=$v ;;
+		pages.movable) movable=$v ;;
+		pages.reclaimable) reclaimable=$v ;;
 		pages.order*.allocs)
 			o=${k#pages.order}
 			o=${o%.allocs}
@@ -126,19 +129,25 @@ set_pages() {
 		esac
 	done < $K/stats
 }
-vmstat_pages
-va=$vm vfa=$vmf
-echo 1 > $K/reset
-vmstat_pages
-vb=$vm vfb=$vmf
-echo "200 2" > $TK/pages
-vmstat_pages
-vc=$vm vfc=$vmf
-echo 0 > $K/enable
-vmstat_pages
-vd=$vm vfd=$vmf
-set_pages
-echo 1 > $K/enable
+# page_window FILE DRIVE: DRIVE written to the test module's FILE in the
+# window; the four reads in $va..$vd (pgalloc_*) and $vfa..$vfd (pgfree),
+# the set's counts as set_pages gives them.
+page_window() {
+	vmstat_pages
+	va=$vm vfa=$vmf
+	echo 1 > $K/reset
+	vmstat_pages
+	vb=$vm vfb=$vmf
+	echo "$2" > "$TK/$1"
+	vmstat_pages
+	vc=$vm vfc=$vmf
+	echo 0 > $K/enable
+	vmstat_pages
+	vd=$vm vfd=$vmf
+	set_pages
+	echo 1 > $K/enable
+}
+page_window pages "200 2"
 within "pages: 200 of order 2 driven, as /proc/vmstat counts them around the window" \
 	"$pages" $((vc - vb)) $((vd - va))
 within "pages: order 2 has the 200, no more than the window's pages" \
@@ -147,6 +156,18 @@ within "pages freed: the 200 of order 2 back, as /proc/vmstat's pgfree counts th
 	"$fpages" $((vfc - vfb)) $((vfd - vfa))
 within "pages freed: order 2 has the 200, no more than the window's pages" \
 	"$forder2" 200 $(((vfd - vfa) / 4))
+
+# Migrate types, as the allocations asked for them: GFP_KERNEL's are
+# unmovable, and the test module asks for movable and reclaimable pages
+# too. Each other allocation in the window is at most one more of a type:
+# the window's pages less the driven ones bound them.
+within "migrate types: the 200 asked unmovable, counted so" \
+	"$unmovable" 200 $((200 + vd - va - 800))
+for type in movable reclaimable; do
+	page_window pages_$type "100 1"
+	within "migrate types: 100 of order 1 asked $type, counted so" \
+		"$(eval echo "\$$type")" 100 $((100 + vd - va - 200))
+done
 
 # The sizes asked for, by call site: after a reset, 300 kmallocs of 700
 # bytes and 200 of 3000, and the site's histogram in the sizes file holds

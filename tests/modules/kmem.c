@@ -13,6 +13,9 @@
  *	then N frees
  *   echo "N O" > /sys/kernel/debug/tpstat_test_kmem/pages
  *	N page allocations of order O, then N frees
+ *   echo "N O" > /sys/kernel/debug/tpstat_test_kmem/pages_movable
+ *   echo "N O" > /sys/kernel/debug/tpstat_test_kmem/pages_reclaimable
+ *	the same, of the movable and the reclaimable migrate types
  *   echo N > /sys/kernel/debug/tpstat_test_kmem/cache_bulk
  *	N allocations from the test's own cache, then one
  *	kmem_cache_free_bulk() of them all: frees no tracepoint sees
@@ -303,14 +306,14 @@ static const struct file_operations test_kmem_cache_fops = {
 	.write = test_kmem_cache_write,
 };
 
-static ssize_t test_kmem_pages_write(struct file *file, const char __user *ubuf,
-				     size_t count, loff_t *ppos)
+/* "N O": N allocations of order O with @gfp, then N frees. */
+static ssize_t test_kmem_pages(const char __user *ubuf, size_t count,
+			       gfp_t gfp)
 {
 	unsigned int n, order, i;
 	struct page **p;
 	int got;
 
-	/* "N O": N allocations of order O. */
 	got = test_kmem_read(ubuf, count, &n, &order);
 	if (got < 0)
 		return got;
@@ -320,7 +323,7 @@ static ssize_t test_kmem_pages_write(struct file *file, const char __user *ubuf,
 	if (!p)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
-		p[i] = alloc_pages(GFP_KERNEL, order);
+		p[i] = alloc_pages(gfp, order);
 	for (i = 0; i < n; i++)
 		if (p[i])
 			__free_pages(p[i], order);
@@ -328,8 +331,41 @@ static ssize_t test_kmem_pages_write(struct file *file, const char __user *ubuf,
 	return count;
 }
 
+static ssize_t test_kmem_pages_write(struct file *file, const char __user *ubuf,
+				     size_t count, loff_t *ppos)
+{
+	return test_kmem_pages(ubuf, count, GFP_KERNEL);
+}
+
 static const struct file_operations test_kmem_pages_fops = {
 	.write = test_kmem_pages_write,
+};
+
+/*
+ * Pages of the movable and the reclaimable migrate types, which a test
+ * tells apart from GFP_KERNEL's unmovable ones: freed at once, they are
+ * never moved or reclaimed.
+ */
+static ssize_t test_kmem_movable_write(struct file *file,
+				       const char __user *ubuf,
+				       size_t count, loff_t *ppos)
+{
+	return test_kmem_pages(ubuf, count, GFP_KERNEL | __GFP_MOVABLE);
+}
+
+static const struct file_operations test_kmem_movable_fops = {
+	.write = test_kmem_movable_write,
+};
+
+static ssize_t test_kmem_reclaimable_write(struct file *file,
+					   const char __user *ubuf,
+					   size_t count, loff_t *ppos)
+{
+	return test_kmem_pages(ubuf, count, GFP_KERNEL | __GFP_RECLAIMABLE);
+}
+
+static const struct file_operations test_kmem_reclaimable_fops = {
+	.write = test_kmem_reclaimable_write,
 };
 
 static ssize_t test_kmem_rcu_write(struct file *file, const char __user *ubuf,
@@ -474,6 +510,10 @@ static int __init tpstat_test_kmem_init(void)
 	debugfs_create_file("leak", 0200, test_dir, NULL, &test_kmem_leak_fops);
 	debugfs_create_file("cache", 0200, test_dir, NULL, &test_kmem_cache_fops);
 	debugfs_create_file("pages", 0200, test_dir, NULL, &test_kmem_pages_fops);
+	debugfs_create_file("pages_movable", 0200, test_dir, NULL,
+			    &test_kmem_movable_fops);
+	debugfs_create_file("pages_reclaimable", 0200, test_dir, NULL,
+			    &test_kmem_reclaimable_fops);
 	debugfs_create_file("cache_bulk", 0200, test_dir, NULL,
 			    &test_kmem_cache_bulk_fops);
 	debugfs_create_file("kfree_bulk", 0200, test_dir, NULL,
