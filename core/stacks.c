@@ -26,15 +26,20 @@
 
 struct tpstat_stack_entry {
 	atomic64_t count;
+	atomic64_t sum;
 	u32 hash;
 	u32 nr;
 	struct tpstat_key key;
 	unsigned long frames[];
 };
 
-/* One generation, in one allocation: the index, then capacity + 1 entries. */
+/*
+ * One generation, in one allocation: the index, then capacity + 1 entries;
+ * @seq tells a row's handle (tpstat_stacks_hold()) which one it is in.
+ */
 struct tpstat_stacks_gen {
 	atomic_t used;
+	u32 seq;
 	u32 *index;
 	void *entries;
 };
@@ -132,6 +137,7 @@ static void tpstat_stacks_clear(struct tpstat_data *d, unsigned int gen)
 	struct tpstat_stacks_gen *g = s->gen[gen];
 
 	atomic_set(&g->used, 0);
+	g->seq = ++s->seq;
 	memset(g->index, 0, tpstat_stacks_size(s) - ((void *)g->index - (void *)g));
 }
 
@@ -281,13 +287,19 @@ static unsigned int tpstat_stack_walk(const struct tpstat_probe *probe,
 }
 #endif
 
-bool __tpstat_stacks_add(struct tpstat_stacks *s, void *data,
-			 const struct tpstat_key *key,
-			 const unsigned long *frame)
+/*
+ * The row of an event's stack and key in @g, stored if new; @capacity, the
+ * "other" row, if it is not there and cannot be: the table is full, or the
+ * event is in NMI. Preemption is off.
+ */
+static unsigned int tpstat_stacks_row_id(struct tpstat_stacks *s,
+					 struct tpstat_stacks_gen *g, void *data,
+					 const struct tpstat_key *key,
+					 const unsigned long *frame)
 {
 	unsigned long frames[TPSTAT_STACK_MAX_DEPTH + TPSTAT_STACK_SLACK];
 	struct tpstat_stack_want want = { .key = key, .frames = frames };
-	struct tpstat_stacks_at at = { .s = s };
+	struct tpstat_stacks_at at = { .s = s, .g = g };
 	unsigned long flags;
 	unsigned int id;
 
@@ -296,24 +308,72 @@ bool __tpstat_stacks_add(struct tpstat_stacks *s, void *data,
 	if (!s->collide)
 		want.hash = tpstat_stack_hash(key, want.frames, want.nr);
 
-	preempt_disable_notrace();
-	at.g = READ_ONCE(s->live);
-	id = tpstat_index_find(at.g->index, s->mask, hash_32(want.hash, s->bits),
+	id = tpstat_index_find(g->index, s->mask, hash_32(want.hash, s->bits),
 			       s->capacity, tpstat_stack_equal, &at, &want);
 	if (id == s->capacity && !in_nmi() &&
-	    atomic_read(&at.g->used) < s->capacity) {
+	    atomic_read(&g->used) < s->capacity) {
 		local_irq_save(flags);
-		id = tpstat_index_claim(at.g->index, s->mask,
-					hash_32(want.hash, s->bits), &at.g->used,
+		id = tpstat_index_claim(g->index, s->mask,
+					hash_32(want.hash, s->bits), &g->used,
 					s->capacity, tpstat_stack_equal,
 					tpstat_stack_fill, &at, &want);
 		local_irq_restore(flags);
 	}
-	atomic64_inc(&tpstat_stack_entry(s, at.g, id)->count);
+	return id;
+}
+
+bool __tpstat_stacks_add(struct tpstat_stacks *s, void *data,
+			 const struct tpstat_key *key,
+			 const unsigned long *frame)
+{
+	struct tpstat_stacks_gen *g;
+	unsigned int id;
+
+	preempt_disable_notrace();
+	g = READ_ONCE(s->live);
+	id = tpstat_stacks_row_id(s, g, data, key, frame);
+	atomic64_inc(&tpstat_stack_entry(s, g, id)->count);
 	preempt_enable_notrace();
 	return id < s->capacity;
 }
 EXPORT_SYMBOL_GPL(__tpstat_stacks_add);
+
+/* A handle is the generation's seq above its row's id. */
+#define TPSTAT_STACK_HANDLE(g, id)	((u64)(g)->seq << 32 | (id))
+
+u64 __tpstat_stacks_hold(struct tpstat_stacks *s, void *data,
+			 const struct tpstat_key *key,
+			 const unsigned long *frame)
+{
+	struct tpstat_stacks_gen *g;
+	unsigned int id;
+
+	preempt_disable_notrace();
+	g = READ_ONCE(s->live);
+	id = tpstat_stacks_row_id(s, g, data, key, frame);
+	preempt_enable_notrace();
+	return TPSTAT_STACK_HANDLE(g, id);
+}
+EXPORT_SYMBOL_GPL(__tpstat_stacks_hold);
+
+bool tpstat_stacks_add_value(struct tpstat_stacks *s, u64 handle, u64 value)
+{
+	struct tpstat_stack_entry *e;
+	struct tpstat_stacks_gen *g;
+	unsigned int id = (u32)handle;
+
+	preempt_disable_notrace();
+	g = READ_ONCE(s->live);
+	/* Held in a generation a reset has dropped since: "other". */
+	if (handle >> 32 != g->seq || id > s->capacity)
+		id = s->capacity;
+	e = tpstat_stack_entry(s, g, id);
+	atomic64_inc(&e->count);
+	atomic64_add(value, &e->sum);
+	preempt_enable_notrace();
+	return id < s->capacity;
+}
+EXPORT_SYMBOL_GPL(tpstat_stacks_add_value);
 
 static void tpstat_stack_row(const struct tpstat_stacks *s,
 			     struct tpstat_stacks_gen *g, unsigned int id,
@@ -322,6 +382,7 @@ static void tpstat_stack_row(const struct tpstat_stacks *s,
 	const struct tpstat_stack_entry *e = tpstat_stack_entry(s, g, id);
 
 	row->count = atomic64_read(&e->count);
+	row->sum = atomic64_read(&e->sum);
 	row->key = e->key;
 	row->nr = e->nr;
 	row->frames = e->frames;
@@ -331,6 +392,8 @@ static int tpstat_stack_row_cmp(const void *a, const void *b)
 {
 	const struct tpstat_stack_row *x = a, *y = b;
 
+	if (x->sum != y->sum)
+		return x->sum > y->sum ? -1 : 1;
 	if (x->count != y->count)
 		return x->count > y->count ? -1 : 1;
 	return memcmp(&x->key, &y->key, sizeof(x->key));

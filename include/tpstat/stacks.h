@@ -6,6 +6,10 @@
  * the same hash are never merged and neither loses a count. Events of
  * stacks that do not fit count in an "other" row. A reset drops the stacks
  * with their counts.
+ *
+ * A row may also sum a value (a time waited) over its events: the stack
+ * is held when a wait begins (tpstat_stacks_hold()) and the value added
+ * when it ends (tpstat_stacks_add_value()). Such rows sort by their sums.
  */
 #ifndef _TPSTAT_STACKS_H
 #define _TPSTAT_STACKS_H
@@ -34,6 +38,7 @@ struct tpstat_stacks_gen;
  * @mask: private: index slots - 1
  * @bits: private: log2 of index slots
  * @entry_size: private: bytes of an entry with its frames
+ * @seq: private: generations made, which a held row's handle names
  * @data: private: what the core handles
  *
  * Declare it with TPSTAT_STACKS(capacity, depth) and list it in the set's
@@ -49,6 +54,7 @@ struct tpstat_stacks {
 	unsigned int mask;
 	unsigned int bits;
 	size_t entry_size;
+	u32 seq;
 	struct tpstat_data data;
 };
 
@@ -92,9 +98,52 @@ static __always_inline bool tpstat_stacks_add(struct tpstat_stacks *s,
 				   __builtin_frame_address(0) : NULL);
 }
 
+u64 __tpstat_stacks_hold(struct tpstat_stacks *s, void *data,
+			 const struct tpstat_key *key,
+			 const unsigned long *frame);
+
+/**
+ * tpstat_stacks_hold() - the row of the stack an event came from, and
+ *                        @key, stored if new, without counting the event
+ * @s: the counts
+ * @data: the probe's first argument, as for tpstat_stacks_add()
+ * @key: the small key
+ * @with_stack: false to hold the row of @key alone
+ *
+ * For a value known only at a later event (a wait, from a task's switch
+ * out to its switch in): save the handle, and give it to
+ * tpstat_stacks_add_value() then. Call it from the probe itself, as
+ * tpstat_stacks_add(). Any context.
+ *
+ * Return: the row's handle; that of "other" if the stack does not fit.
+ */
+static __always_inline u64 tpstat_stacks_hold(struct tpstat_stacks *s,
+					      void *data,
+					      const struct tpstat_key *key,
+					      bool with_stack)
+{
+	return __tpstat_stacks_hold(s, data, key, with_stack ?
+				    __builtin_frame_address(0) : NULL);
+}
+
+/**
+ * tpstat_stacks_add_value() - count one event in a held row, and add
+ *                             @value to its sum
+ * @s: the counts
+ * @handle: from tpstat_stacks_hold()
+ * @value: what to add
+ *
+ * A row held before the last reset is gone with its generation: the event
+ * and its value go to "other". Any context.
+ *
+ * Return: false if they went to "other".
+ */
+bool tpstat_stacks_add_value(struct tpstat_stacks *s, u64 handle, u64 value);
+
 /**
  * struct tpstat_stack_row - one stack and key, as read
  * @count: its events
+ * @sum: the values added to it by tpstat_stacks_add_value()
  * @key: the small key
  * @nr: frames
  * @frames: the frames, innermost first, in the live generation: valid until
@@ -102,13 +151,14 @@ static __always_inline bool tpstat_stacks_add(struct tpstat_stacks *s,
  */
 struct tpstat_stack_row {
 	u64 count;
+	u64 sum;
 	struct tpstat_key key;
 	unsigned int nr;
 	const unsigned long *frames;
 };
 
 /**
- * tpstat_stacks_rows() - every stack held, by count, highest first
+ * tpstat_stacks_rows() - every stack held, by sum then count, highest first
  * @s: the counts
  * @nr: set to the number of rows of stacks
  *

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Entries: "TRACEPOINT by KEY[,KEY...]" parsed, made into a set of their
- * own under the stack set's directory, and removed again.
+ * Entries: "TRACEPOINT by KEY[,KEY...]" (or "offcpu by ...") parsed, made
+ * into a set of their own under the stack set's directory, and removed
+ * again.
  */
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -121,11 +122,13 @@ static struct stack_entry *stack_entry_new(const char *name, unsigned int by)
 		.files = tpstat_stack_entry_files,
 		.nr_files = ARRAY_SIZE(tpstat_stack_entry_files),
 		.data = e->data,
-		.nr_data = ARRAY_SIZE(e->data),
+		.nr_data = 1,
 		.stats = tpstat_stack_entry_stats,
 		.metrics = tpstat_stack_entry_metrics,
 		.nr_metrics = ARRAY_SIZE(tpstat_stack_entry_metrics),
 	};
+	if (!strcmp(name, STACK_OFFCPU))
+		tpstat_stack_offcpu_init(e);
 	return e;
 }
 
@@ -138,7 +141,7 @@ int tpstat_stack_add(char *line)
 
 	err = stack_parse(line, &name, &by);
 	if (err) {
-		pr_err("tpstat_stack: not 'TRACEPOINT by KEY[,KEY...]', keys stack, comm, pid, tgid and cpu\n");
+		pr_err("tpstat_stack: not 'TRACEPOINT|offcpu by KEY[,KEY...]', keys stack, comm, pid, tgid and cpu\n");
 		return err;
 	}
 	mutex_lock(&stack_entries_lock);

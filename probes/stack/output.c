@@ -4,6 +4,7 @@
  * flame graphs, and its stats lines.
  */
 #include <linux/kallsyms.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/string.h>
@@ -71,6 +72,32 @@ static u64 stack_rows_sum(const struct tpstat_stack_row *rows, unsigned int from
 	return sum;
 }
 
+/* The time rows waited, in ns: the offcpu entry's. */
+static u64 stack_rows_waited(const struct tpstat_stack_row *rows,
+			     unsigned int from, unsigned int to)
+{
+	u64 sum = 0;
+
+	for (; from < to; from++)
+		sum += rows[from].sum;
+	return sum;
+}
+
+/*
+ * A row's value as the stacks file ends it: its count, or for the offcpu
+ * entry the microseconds it waited, as offcputime prints them, and in how
+ * many waits.
+ */
+static void stack_print_value(struct seq_file *m, const struct stack_entry *e,
+			      u64 count, u64 waited, const char *unit)
+{
+	if (e->offcpu)
+		seq_printf(m, "%llu us in %llu %s", div_u64(waited, NSEC_PER_USEC),
+			   count, unit);
+	else
+		seq_printf(m, "%llu %s", count, unit);
+}
+
 /*
  * As stackcount prints them: each row's frames, innermost first, then its
  * keys, then its count; the top rows, what the rest add up to, and the
@@ -88,7 +115,9 @@ static int stack_stacks_show(struct seq_file *m, struct tpstat_set *set)
 	shown = min(nr, tpstat_stack_top);
 	seq_printf(m, "%s by ", e->name);
 	tpstat_stack_print_by(m, e->by);
-	seq_printf(m, ": %u rows, %llu events\n", nr, stack_rows_sum(rows, 0, nr + 1));
+	seq_printf(m, ": %u rows, ", nr);
+	stack_print_value(m, e, stack_rows_sum(rows, 0, nr + 1),
+			  stack_rows_waited(rows, 0, nr + 1), "events\n");
 	for (i = 0; i < shown; i++) {
 		seq_putc(m, '\n');
 		tpstat_stacks_print_frames(m, &rows[i], "    ");
@@ -97,15 +126,29 @@ static int stack_stacks_show(struct seq_file *m, struct tpstat_set *set)
 			stack_print_keys(m, e, &rows[i], false);
 			seq_putc(m, '\n');
 		}
-		seq_printf(m, "        %llu\n", rows[i].count);
+		seq_puts(m, "        ");
+		if (e->offcpu)
+			stack_print_value(m, e, rows[i].count, rows[i].sum, "waits\n");
+		else
+			seq_printf(m, "%llu\n", rows[i].count);
 	}
-	if (shown < nr)
-		seq_printf(m, "\n%u more rows (top=%u): %llu events\n", nr - shown,
-			   tpstat_stack_top, stack_rows_sum(rows, shown, nr));
-	seq_printf(m, "\nother: %llu events, whose stacks did not fit (max_stacks=%u)\n",
-		   rows[nr].count, e->stacks.capacity);
+	if (shown < nr) {
+		seq_printf(m, "\n%u more rows (top=%u): ", nr - shown, tpstat_stack_top);
+		stack_print_value(m, e, stack_rows_sum(rows, shown, nr),
+				  stack_rows_waited(rows, shown, nr), "events\n");
+	}
+	seq_puts(m, "\nother: ");
+	stack_print_value(m, e, rows[nr].count, rows[nr].sum, "events");
+	seq_printf(m, ", whose stacks did not fit (max_stacks=%u)%s\n",
+		   e->stacks.capacity, e->offcpu ? " or were held before the reset" : "");
 	kvfree(rows);
 	return 0;
+}
+
+static u64 stack_folded_value(const struct stack_entry *e,
+			      const struct tpstat_stack_row *row)
+{
+	return e->offcpu ? div_u64(row->sum, NSEC_PER_USEC) : row->count;
 }
 
 /*
@@ -113,7 +156,9 @@ static int stack_stacks_show(struct seq_file *m, struct tpstat_set *set)
  * "key;...;outermost;...;leaf COUNT", frames named "function [module]"
  * without their offsets, which would make one function many frames; then
  * the events of the stacks that did not fit as "[other] COUNT", so that
- * the lines add up to the entry's events.
+ * the lines add up to the entry's events. The offcpu entry's value is the
+ * time waited, in microseconds, as offcputime -f gives it: frames as wide
+ * as the time spent under them.
  */
 static int stack_folded_show(struct seq_file *m, struct tpstat_set *set)
 {
@@ -137,9 +182,9 @@ static int stack_folded_show(struct seq_file *m, struct tpstat_set *set)
 		/* A stack the walk found no frame of. */
 		if (!*sep)
 			seq_puts(m, "[no frames]");
-		seq_printf(m, " %llu\n", rows[i].count);
+		seq_printf(m, " %llu\n", stack_folded_value(e, &rows[i]));
 	}
-	seq_printf(m, "[other] %llu\n", rows[nr].count);
+	seq_printf(m, "[other] %llu\n", stack_folded_value(e, &rows[nr]));
 	kvfree(rows);
 	return 0;
 }
@@ -195,6 +240,34 @@ int tpstat_stack_entry_stats(struct seq_file *m, struct tpstat_set *set)
 	for (i = 0; i < nr; i++) {
 		stack_row_word(word, sizeof(word), e, &rows[i], i + 1);
 		seq_printf(m, "row%s %llu\n", word, rows[i].count);
+	}
+	kvfree(rows);
+	return 0;
+}
+
+/*
+ * The offcpu entry's: as above, and the time waited beside each count,
+ * "waited N" in ns, then its task table's lines.
+ */
+int tpstat_stack_offcpu_stats(struct seq_file *m, struct tpstat_set *set)
+{
+	struct stack_entry *e = to_entry(set);
+	struct tpstat_stack_row *rows;
+	char word[96];
+	unsigned int i, nr;
+
+	rows = tpstat_stacks_rows(&e->stacks, &nr);
+	if (!rows)
+		return -ENOMEM;
+	seq_printf(m, "events %llu\nwaited %llu\nrows %u\ncapacity %u\nother %llu\nother.waited %llu\n",
+		   stack_rows_sum(rows, 0, nr + 1),
+		   stack_rows_waited(rows, 0, nr + 1), nr, e->stacks.capacity,
+		   rows[nr].count, rows[nr].sum);
+	tpstat_tasks_print_stats(m, &e->tasks, "tasks");
+	for (i = 0; i < nr; i++) {
+		stack_row_word(word, sizeof(word), e, &rows[i], i + 1);
+		seq_printf(m, "row%s %llu\nwaited%s %llu\n", word, rows[i].count,
+			   word, rows[i].sum);
 	}
 	kvfree(rows);
 	return 0;

@@ -2,7 +2,8 @@
 /*
  * The probe every entry attaches: untyped, so that any tracepoint can be
  * counted by stack without its prototype (refused on kCFI kernels, as the
- * generic counter is), keyed by what the task and CPU say.
+ * generic counter is), keyed by what the task and CPU say; the keys are
+ * the offcpu entry's too.
  */
 #include <linux/sched.h>
 #include <linux/smp.h>
@@ -16,21 +17,27 @@
 notrace void tpstat_stack_probe(void *data)
 {
 	struct stack_entry *e = tpstat_probe_priv(data);
-	struct tpstat_key key = { };
+	struct tpstat_key key;
 
 	tpstat_probe_hit(data);
+	tpstat_stack_key(e, &key);
+	/* A stack that does not fit counts in "other", which is shown. */
+	tpstat_stacks_add(&e->stacks, data, &key, e->by & STACK_BY_STACK);
+}
+
+notrace void tpstat_stack_key(const struct stack_entry *e, struct tpstat_key *key)
+{
+	*key = (struct tpstat_key){ };
 	if (e->by & STACK_BY_COMM) {
 		struct tpstat_key comm = tpstat_key_comm(current->comm);
 
-		key.w[STACK_WORD_COMM] = comm.w[0];
-		key.w[STACK_WORD_COMM + 1] = comm.w[1];
+		key->w[STACK_WORD_COMM] = comm.w[0];
+		key->w[STACK_WORD_COMM + 1] = comm.w[1];
 	}
 	if (e->by & STACK_BY_PID)
-		key.w[STACK_WORD_IDS] |= (u32)current->pid;
+		key->w[STACK_WORD_IDS] |= (u32)current->pid;
 	if (e->by & STACK_BY_TGID)
-		key.w[STACK_WORD_IDS] |= (u64)(u32)current->tgid << 32;
+		key->w[STACK_WORD_IDS] |= (u64)(u32)current->tgid << 32;
 	if (e->by & STACK_BY_CPU)
-		key.w[STACK_WORD_CPU] = raw_smp_processor_id();
-	/* A stack that does not fit counts in "other", which is shown. */
-	tpstat_stacks_add(&e->stacks, data, &key, e->by & STACK_BY_STACK);
+		key->w[STACK_WORD_CPU] = raw_smp_processor_id();
 }

@@ -2,7 +2,7 @@
 /*
  * tpstat_stack.ko: what its parts share. main.c holds the set and its
  * control, entry.c an entry's life (parsed, added, removed), probe.c the
- * probe, output.c the files.
+ * probe, offcpu.c the offcpu entry's probe, output.c the files.
  */
 #ifndef _TPSTAT_STACK_H
 #define _TPSTAT_STACK_H
@@ -27,16 +27,24 @@ enum {
  */
 enum { STACK_WORD_COMM, STACK_WORD_IDS = 2, STACK_WORD_CPU };
 
+/* The entry that sums off-CPU time, and the tasks it can follow at once. */
+#define STACK_OFFCPU		"offcpu"
+#define STACK_OFFCPU_TASKS	8192
+
 /*
  * One tracepoint counted by some keys: a set of its own, under the
- * stack set's directory, with one probe and its counts.
+ * stack set's directory, with one probe and its counts. The offcpu entry
+ * sums, in its rows, the time tasks waited, and keeps each blocked task's
+ * start in its task table.
  */
 struct stack_entry {
 	struct tpstat_set set;
 	struct tpstat_probe probe;
 	struct tpstat_stacks stacks;
-	struct tpstat_data *data[1];
+	struct tpstat_tasks tasks;
+	struct tpstat_data *data[2];
 	unsigned int by;
+	bool offcpu;
 	struct list_head node;
 	char name[TPSTAT_NAME_MAX + 1];
 };
@@ -58,9 +66,15 @@ void tpstat_stack_print_by(struct seq_file *m, unsigned int by);
 
 /* probe.c */
 void tpstat_stack_probe(void *data);
+/* The keys of the task running now, as @e counts by them. */
+void tpstat_stack_key(const struct stack_entry *e, struct tpstat_key *key);
+
+/* offcpu.c */
+void tpstat_stack_offcpu_init(struct stack_entry *e);
 
 /* output.c */
 extern const struct tpstat_file tpstat_stack_entry_files[2];
 int tpstat_stack_entry_stats(struct seq_file *m, struct tpstat_set *set);
+int tpstat_stack_offcpu_stats(struct seq_file *m, struct tpstat_set *set);
 
 #endif /* _TPSTAT_STACK_H */

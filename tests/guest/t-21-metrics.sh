@@ -8,9 +8,9 @@
 
 # The sets the tree ships, nested ones too, and the README's example.
 SETS="irq sched kmem net count count/mine stack stack/tpstat_test_fire
-stack/sched_switch test test_tasks wakeup"
+stack/sched_switch stack/offcpu test test_tasks wakeup"
 
-plan 37
+plan 40
 
 load tpstat
 load tpstat_test_tp
@@ -19,7 +19,7 @@ for m in tpstat_irq tpstat_sched tpstat_kmem tpstat_net tpstat_test_probe \
 	load $m || fail "$m does not load"
 done
 load tpstat_count tracepoints=sched_switch,tpstat_test_fire
-load tpstat_stack 'tracepoints="tpstat_test_fire by stack,comm;sched_switch by comm,pid"'
+load tpstat_stack 'tracepoints="tpstat_test_fire by stack,comm;sched_switch by comm,pid;offcpu by stack,comm"'
 echo mine > $TP/count/instances
 echo sched_process_fork > $TP/count/mine/control
 

@@ -29,7 +29,9 @@
  * sched-load sleep N MS
  *	As "tpssleep": sleeps N times MS milliseconds with nanosleep(), each
  *	one block in TASK_INTERRUPTIBLE and one wakeup, and nothing else
- *	under that name; then prints "tpssleep PID".
+ *	under that name; then prints "tpssleep PID NS", NS the time the
+ *	sleeps took on CLOCK_MONOTONIC, from before the first to after the
+ *	last.
  * sched-load rings N
  *	As "tpsring": sets up N io_uring rings, each with a polling thread
  *	of its own, which the kernel makes with create_io_thread(): a new
@@ -272,13 +274,15 @@ static int hogs(long seconds)
 static int sleeper(long n, long ms)
 {
 	struct timespec t = { ms / 1000, ms % 1000 * 1000000 };
+	long long start;
 	long i;
 
 	name_task("tpssleep");
+	start = now_ns();
 	for (i = 0; i < n; i++)
 		if (nanosleep(&t, NULL))
 			die("nanosleep");
-	printf("tpssleep %d\n", getpid());
+	printf("tpssleep %d %lld\n", getpid(), now_ns() - start);
 	return 0;
 }
 
