@@ -10,6 +10,10 @@
  *   echo 'kfree by stack,comm' > /sys/kernel/debug/tpstat/stack/control
  *   cat /sys/kernel/debug/tpstat/stack/kfree/stacks
  *   echo '!kfree' > /sys/kernel/debug/tpstat/stack/control
+ *   echo 'offcpu by stack,comm' > /sys/kernel/debug/tpstat/stack/control
+ *
+ * "offcpu" is no tracepoint: that entry sums the time tasks spent blocked
+ * by the stack they blocked in (offcpu.c).
  */
 #include <linux/module.h>
 #include <linux/slab.h>
