@@ -288,20 +288,24 @@ static unsigned int tpstat_stack_walk(const struct tpstat_probe *probe,
 #endif
 
 /*
- * The row of an event's stack and key in @g, stored if new; @capacity, the
- * "other" row, if it is not there and cannot be: the table is full, or the
- * event is in NMI. Preemption is off.
+ * The row of an event's stack and key in the live generation, which @gen
+ * is set to, stored if new; @capacity, the "other" row, if it is not there
+ * and cannot be: the table is full, or the event is in NMI. Preemption is
+ * off, so that the generation stays until the caller enables it.
  */
 static unsigned int tpstat_stacks_row_id(struct tpstat_stacks *s,
-					 struct tpstat_stacks_gen *g, void *data,
-					 const struct tpstat_key *key,
+					 struct tpstat_stacks_gen **gen,
+					 void *data, const struct tpstat_key *key,
 					 const unsigned long *frame)
 {
 	unsigned long frames[TPSTAT_STACK_MAX_DEPTH + TPSTAT_STACK_SLACK];
+	struct tpstat_stacks_gen *g = READ_ONCE(s->live);
 	struct tpstat_stack_want want = { .key = key, .frames = frames };
 	struct tpstat_stacks_at at = { .s = s, .g = g };
 	unsigned long flags;
 	unsigned int id;
+
+	*gen = g;
 
 	if (frame)
 		want.nr = tpstat_stack_walk(data, frame, frames, s->depth);
@@ -322,37 +326,47 @@ static unsigned int tpstat_stacks_row_id(struct tpstat_stacks *s,
 	return id;
 }
 
-bool __tpstat_stacks_add(struct tpstat_stacks *s, void *data,
-			 const struct tpstat_key *key,
-			 const unsigned long *frame)
+/*
+ * The row's id and, through @seq, its generation's; the event counted in
+ * it if @count, else only held.
+ */
+static unsigned int tpstat_stacks_row(struct tpstat_stacks *s, void *data,
+				      const struct tpstat_key *key,
+				      const unsigned long *frame, bool count,
+				      u32 *seq)
 {
 	struct tpstat_stacks_gen *g;
 	unsigned int id;
 
 	preempt_disable_notrace();
-	g = READ_ONCE(s->live);
-	id = tpstat_stacks_row_id(s, g, data, key, frame);
-	atomic64_inc(&tpstat_stack_entry(s, g, id)->count);
+	id = tpstat_stacks_row_id(s, &g, data, key, frame);
+	if (count)
+		atomic64_inc(&tpstat_stack_entry(s, g, id)->count);
+	*seq = g->seq;
 	preempt_enable_notrace();
-	return id < s->capacity;
+	return id;
+}
+
+bool __tpstat_stacks_add(struct tpstat_stacks *s, void *data,
+			 const struct tpstat_key *key,
+			 const unsigned long *frame)
+{
+	u32 seq;
+
+	return tpstat_stacks_row(s, data, key, frame, true, &seq) < s->capacity;
 }
 EXPORT_SYMBOL_GPL(__tpstat_stacks_add);
-
-/* A handle is the generation's seq above its row's id. */
-#define TPSTAT_STACK_HANDLE(g, id)	((u64)(g)->seq << 32 | (id))
 
 u64 __tpstat_stacks_hold(struct tpstat_stacks *s, void *data,
 			 const struct tpstat_key *key,
 			 const unsigned long *frame)
 {
-	struct tpstat_stacks_gen *g;
 	unsigned int id;
+	u32 seq;
 
-	preempt_disable_notrace();
-	g = READ_ONCE(s->live);
-	id = tpstat_stacks_row_id(s, g, data, key, frame);
-	preempt_enable_notrace();
-	return TPSTAT_STACK_HANDLE(g, id);
+	id = tpstat_stacks_row(s, data, key, frame, false, &seq);
+	/* A handle is the generation's seq above its row's id. */
+	return (u64)seq << 32 | id;
 }
 EXPORT_SYMBOL_GPL(__tpstat_stacks_hold);
 

@@ -112,7 +112,6 @@ void tpstat_stack_offcpu_init(struct stack_entry *e)
 	e->tasks = (struct tpstat_tasks)TPSTAT_TASKS(STACK_OFFCPU_TASKS);
 	e->data[1] = &e->tasks.data;
 	e->set.nr_data = 2;
-	e->set.stats = tpstat_stack_offcpu_stats;
 	e->set.metrics = offcpu_metrics;
 	e->set.nr_metrics = ARRAY_SIZE(offcpu_metrics);
 }

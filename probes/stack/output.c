@@ -222,7 +222,8 @@ static void stack_row_word(char *buf, size_t size, const struct stack_entry *e,
 
 /*
  * "events N", "rows N", "other N", then each row's count: by its keys, and
- * a stack by its rank in the stacks file, from 1.
+ * a stack by its rank in the stacks file, from 1. The offcpu entry's have
+ * their time waited beside, "waited N" in ns, and its task table's lines.
  */
 int tpstat_stack_entry_stats(struct seq_file *m, struct tpstat_set *set)
 {
@@ -237,37 +238,16 @@ int tpstat_stack_entry_stats(struct seq_file *m, struct tpstat_set *set)
 	seq_printf(m, "events %llu\nrows %u\ncapacity %u\nother %llu\n",
 		   stack_rows_sum(rows, 0, nr + 1), nr, e->stacks.capacity,
 		   rows[nr].count);
+	if (e->offcpu) {
+		seq_printf(m, "waited %llu\nother.waited %llu\n",
+			   stack_rows_waited(rows, 0, nr + 1), rows[nr].sum);
+		tpstat_tasks_print_stats(m, &e->tasks, "tasks");
+	}
 	for (i = 0; i < nr; i++) {
 		stack_row_word(word, sizeof(word), e, &rows[i], i + 1);
 		seq_printf(m, "row%s %llu\n", word, rows[i].count);
-	}
-	kvfree(rows);
-	return 0;
-}
-
-/*
- * The offcpu entry's: as above, and the time waited beside each count,
- * "waited N" in ns, then its task table's lines.
- */
-int tpstat_stack_offcpu_stats(struct seq_file *m, struct tpstat_set *set)
-{
-	struct stack_entry *e = to_entry(set);
-	struct tpstat_stack_row *rows;
-	char word[96];
-	unsigned int i, nr;
-
-	rows = tpstat_stacks_rows(&e->stacks, &nr);
-	if (!rows)
-		return -ENOMEM;
-	seq_printf(m, "events %llu\nwaited %llu\nrows %u\ncapacity %u\nother %llu\nother.waited %llu\n",
-		   stack_rows_sum(rows, 0, nr + 1),
-		   stack_rows_waited(rows, 0, nr + 1), nr, e->stacks.capacity,
-		   rows[nr].count, rows[nr].sum);
-	tpstat_tasks_print_stats(m, &e->tasks, "tasks");
-	for (i = 0; i < nr; i++) {
-		stack_row_word(word, sizeof(word), e, &rows[i], i + 1);
-		seq_printf(m, "row%s %llu\nwaited%s %llu\n", word, rows[i].count,
-			   word, rows[i].sum);
+		if (e->offcpu)
+			seq_printf(m, "waited%s %llu\n", word, rows[i].sum);
 	}
 	kvfree(rows);
 	return 0;

@@ -75,6 +75,5 @@ void tpstat_stack_offcpu_init(struct stack_entry *e);
 /* output.c */
 extern const struct tpstat_file tpstat_stack_entry_files[2];
 int tpstat_stack_entry_stats(struct seq_file *m, struct tpstat_set *set);
-int tpstat_stack_offcpu_stats(struct seq_file *m, struct tpstat_set *set);
 
 #endif /* _TPSTAT_STACK_H */
