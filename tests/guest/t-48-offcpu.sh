@@ -7,9 +7,9 @@
 # wall-clock time the task measured around its sleeps; the same row
 # folded, outermost first, with its microseconds; a wait held across a
 # reset goes to other, never to a row of the new generation, and is not
-# lost; the entry goes with "!offcpu".
+# lost; the entry goes with "!offcpu"; a full table sends them to other.
 
-plan 9
+plan 10
 
 S=$TP/stack
 C=$S/control
@@ -93,4 +93,23 @@ is "no task found the table full" "$(stat_of stack/offcpu tasks.dropped)" 0
 echo '!offcpu' > $C
 check "!offcpu removes it, and its directory" \
 	sh -c "[ -z \"\$(cat $C)\" ] && [ ! -e $S/offcpu ]"
+
+# A table of one stack, which the first task to block after the attach
+# takes: tpssleep's waits are in its row, if it was that task, or else in
+# other, with their time; never lost.
+rmmod tpstat_stack
+load tpstat_stack max_stacks=1 'tracepoints="offcpu by stack,comm"'
+$SL sleep $N $M > /dev/null
+set -- $(sleeper_row $F)
+other=$(stat_of stack/offcpu other)
+waited=$(stat_of stack/offcpu other.waited)
+if [ "$1" = 1 ]; then
+	got="row $3"
+elif [ "$other" -ge $N ] && [ "$waited" -ge $((N * (M - below) * 1000000)) ]; then
+	got="other $N"
+else
+	got="lost: $other in other, $waited ns"
+fi
+is "a full table: tpssleep's $N waits in its row or in other, with their time" \
+	"${got#* }" $N
 unload_all
