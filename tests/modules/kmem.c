@@ -306,10 +306,22 @@ static const struct file_operations test_kmem_cache_fops = {
 	.write = test_kmem_cache_write,
 };
 
-/* "N O": N allocations of order O with @gfp, then N frees. */
-static ssize_t test_kmem_pages(const char __user *ubuf, size_t count,
-			       gfp_t gfp)
+/*
+ * The page files' flags, each file's private data: GFP_KERNEL's pages are
+ * unmovable; the movable and the reclaimable ones, freed at once, are
+ * never moved or reclaimed.
+ */
+static gfp_t test_kmem_page_gfp[] = {
+	GFP_KERNEL,
+	GFP_KERNEL | __GFP_MOVABLE,
+	GFP_KERNEL | __GFP_RECLAIMABLE,
+};
+
+/* "N O": N allocations of order O with the file's flags, then N frees. */
+static ssize_t test_kmem_pages_write(struct file *file, const char __user *ubuf,
+				     size_t count, loff_t *ppos)
 {
+	gfp_t gfp = *(gfp_t *)file->private_data;
 	unsigned int n, order, i;
 	struct page **p;
 	int got;
@@ -331,41 +343,9 @@ static ssize_t test_kmem_pages(const char __user *ubuf, size_t count,
 	return count;
 }
 
-static ssize_t test_kmem_pages_write(struct file *file, const char __user *ubuf,
-				     size_t count, loff_t *ppos)
-{
-	return test_kmem_pages(ubuf, count, GFP_KERNEL);
-}
-
 static const struct file_operations test_kmem_pages_fops = {
+	.open = simple_open,
 	.write = test_kmem_pages_write,
-};
-
-/*
- * Pages of the movable and the reclaimable migrate types, which a test
- * tells apart from GFP_KERNEL's unmovable ones: freed at once, they are
- * never moved or reclaimed.
- */
-static ssize_t test_kmem_movable_write(struct file *file,
-				       const char __user *ubuf,
-				       size_t count, loff_t *ppos)
-{
-	return test_kmem_pages(ubuf, count, GFP_KERNEL | __GFP_MOVABLE);
-}
-
-static const struct file_operations test_kmem_movable_fops = {
-	.write = test_kmem_movable_write,
-};
-
-static ssize_t test_kmem_reclaimable_write(struct file *file,
-					   const char __user *ubuf,
-					   size_t count, loff_t *ppos)
-{
-	return test_kmem_pages(ubuf, count, GFP_KERNEL | __GFP_RECLAIMABLE);
-}
-
-static const struct file_operations test_kmem_reclaimable_fops = {
-	.write = test_kmem_reclaimable_write,
 };
 
 static ssize_t test_kmem_rcu_write(struct file *file, const char __user *ubuf,
@@ -509,11 +489,12 @@ static int __init tpstat_test_kmem_init(void)
 	debugfs_create_file("alloc", 0200, test_dir, NULL, &test_kmem_alloc_fops);
 	debugfs_create_file("leak", 0200, test_dir, NULL, &test_kmem_leak_fops);
 	debugfs_create_file("cache", 0200, test_dir, NULL, &test_kmem_cache_fops);
-	debugfs_create_file("pages", 0200, test_dir, NULL, &test_kmem_pages_fops);
-	debugfs_create_file("pages_movable", 0200, test_dir, NULL,
-			    &test_kmem_movable_fops);
-	debugfs_create_file("pages_reclaimable", 0200, test_dir, NULL,
-			    &test_kmem_reclaimable_fops);
+	debugfs_create_file("pages", 0200, test_dir, &test_kmem_page_gfp[0],
+			    &test_kmem_pages_fops);
+	debugfs_create_file("pages_movable", 0200, test_dir,
+			    &test_kmem_page_gfp[1], &test_kmem_pages_fops);
+	debugfs_create_file("pages_reclaimable", 0200, test_dir,
+			    &test_kmem_page_gfp[2], &test_kmem_pages_fops);
 	debugfs_create_file("cache_bulk", 0200, test_dir, NULL,
 			    &test_kmem_cache_bulk_fops);
 	debugfs_create_file("kfree_bulk", 0200, test_dir, NULL,
