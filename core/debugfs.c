@@ -104,6 +104,7 @@ static const char *const tpstat_metric_units[] = {
 	[TPSTAT_METRIC_NONE] = "none",
 	[TPSTAT_METRIC_NS] = "ns",
 	[TPSTAT_METRIC_BYTES] = "bytes",
+	[TPSTAT_METRIC_BP] = "bp",
 };
 
 static void tpstat_metrics_print(struct seq_file *m,

@@ -41,11 +41,15 @@ enum tpstat_metric_kind {
  * @TPSTAT_METRIC_NONE: events, rows, a CPU: no unit to convert
  * @TPSTAT_METRIC_NS: nanoseconds, which an export turns into seconds
  * @TPSTAT_METRIC_BYTES: bytes
+ * @TPSTAT_METRIC_BP: basis points, ten-thousandths of a whole, which an
+ *                    export turns into a ratio from 0 to 1 (name it
+ *                    ..._ratio, as a nanosecond metric's name says seconds)
  */
 enum tpstat_metric_unit {
 	TPSTAT_METRIC_NONE,
 	TPSTAT_METRIC_NS,
 	TPSTAT_METRIC_BYTES,
+	TPSTAT_METRIC_BP,
 };
 
 /**
@@ -54,8 +58,8 @@ enum tpstat_metric_unit {
  * @unit: the unit of the values the line prints
  * @pattern: the lines' names (see the top of this header); no space
  * @name: the metric's name, without the tpstat_<set>_ prefix an export
- *        adds, with its unit's word (hardirq_seconds, requested_bytes);
- *        no space
+ *        adds, with the word of its unit as exported (hardirq_seconds,
+ *        requested_bytes, frag_ratio); no space
  * @help: one line that says what the metric counts
  *
  * Declare them with TPSTAT_COUNTER_METRIC(), TPSTAT_GAUGE_METRIC() and

@@ -44,7 +44,7 @@ check_set() {
 	out=/tmp/t-21.out
 	awk 'NR == 1 { ok = $0 == "# tpstat metrics 1"; if (!ok) print "line 1: " $0; next }
 	/^#/ { next }
-	NF < 5 || $1 !~ /^(counter|gauge|hist)$/ || $2 !~ /^(none|ns|bytes)$/ {
+	NF < 5 || $1 !~ /^(counter|gauge|hist)$/ || $2 !~ /^(none|ns|bytes|bp)$/ {
 		ok = 0
 		print "line " NR ": " $0
 	}

@@ -57,6 +57,7 @@ static const char *const tpstat_unit_words[] = {
 	[TPSTAT_UNIT_NONE] = "none",
 	[TPSTAT_UNIT_NS] = "ns",
 	[TPSTAT_UNIT_BYTES] = "bytes",
+	[TPSTAT_UNIT_BP] = "bp",
 };
 
 /* The index of @s, @n bytes, in @words, or -1. */

@@ -7,8 +7,8 @@
  * histogram cannot hold, come as gauges of their own, named for what they
  * are: since the set's last reset, not over a dashboard's window
  * (_min_since_reset, _max_since_reset, _p50_since_reset, ...).
- * Nanoseconds are written as seconds, exactly, the unit Prometheus names
- * want. Each family's lines are written together, its
+ * Nanoseconds are written as seconds and basis points as a ratio from 0
+ * to 1, exactly, the units Prometheus names want. Each family's lines are written together, its
  * HELP and TYPE first, as the format requires.
  */
 #include <ctype.h>
@@ -60,18 +60,23 @@ static const char *const tpstat_types[] = {
 
 #define VALUE_MAX	32
 
-/* @value in its unit: nanoseconds as exact decimal seconds. */
+/*
+ * @value in its unit, exactly: nanoseconds as decimal seconds, basis
+ * points as a ratio (1250 is 0.125).
+ */
 static const char *format_value(char *buf, unsigned long long value,
 				enum tpstat_unit unit)
 {
+	unsigned long long scale = unit == TPSTAT_UNIT_NS ? 1000000000ULL : 10000;
+	int digits = unit == TPSTAT_UNIT_NS ? 9 : 4;
 	size_t len;
 
-	if (unit != TPSTAT_UNIT_NS) {
+	if (unit != TPSTAT_UNIT_NS && unit != TPSTAT_UNIT_BP) {
 		snprintf(buf, VALUE_MAX, "%llu", value);
 		return buf;
 	}
-	snprintf(buf, VALUE_MAX, "%llu.%09llu", value / 1000000000ULL,
-		 value % 1000000000ULL);
+	snprintf(buf, VALUE_MAX, "%llu.%0*llu", value / scale, digits,
+		 value % scale);
 	/* 1.5, not 1.500000000; 2, not 2.000000000. */
 	len = strlen(buf);
 	while (buf[len - 1] == '0')
@@ -145,6 +150,8 @@ static struct family *family_of(struct exposition *e, const char *set,
 		tpstat_buf_printf(&help, ", in seconds");
 	else if (m->unit == TPSTAT_UNIT_BYTES)
 		tpstat_buf_printf(&help, ", in bytes");
+	else if (m->unit == TPSTAT_UNIT_BP)
+		tpstat_buf_printf(&help, ", from 0 to 1");
 	fam->help = help.s;
 	return fam;
 }

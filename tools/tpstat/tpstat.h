@@ -204,6 +204,8 @@ enum tpstat_unit {
 	/* Nanoseconds in the stats, seconds in Prometheus. */
 	TPSTAT_UNIT_NS,
 	TPSTAT_UNIT_BYTES,
+	/* Basis points in the stats, a ratio from 0 to 1 in Prometheus. */
+	TPSTAT_UNIT_BP,
 };
 
 /* The parts of a histogram's stats lines, after its prefix. */
