@@ -52,7 +52,7 @@ static int tpstat_metrics_check(const struct tpstat_set *set)
 	for (i = 0; i < set->nr_metrics; i++) {
 		mt = &set->metrics[i];
 		if (mt->kind > TPSTAT_METRIC_HIST ||
-		    mt->unit > TPSTAT_METRIC_BYTES ||
+		    mt->unit > TPSTAT_METRIC_BP ||
 		    !tpstat_metric_word(mt->pattern) ||
 		    !tpstat_metric_word(mt->name) ||
 		    !mt->help || strchr(mt->help, '\n'))
@@ -239,7 +239,7 @@ int __tpstat_set_register(struct tpstat_set *set, struct module *owner)
 	}
 	bad = tpstat_metrics_check(set);
 	if (bad >= 0) {
-		pr_err("tpstat: %s: metric %d is malformed (a NULL field, or a blank in its pattern or name)\n",
+		pr_err("tpstat: %s: metric %d is malformed (an unknown kind or unit, a NULL field, or a blank in its pattern or name)\n",
 		       set->name, bad);
 		return -EINVAL;
 	}
