@@ -17,7 +17,7 @@
 #include "tpstat.h"
 
 static const char tpstat_export_usage[] =
-	"usage: tpstat export --prometheus [--offsets]|--json [-o FILE] [SET]...\n"
+	"usage: tpstat export --prometheus [--keep WHAT,...]|--json [-o FILE] [SET]...\n"
 	"\n"
 	"Every stats line of every loaded set (or of each SET and the sets\n"
 	"inside it, such as stack's stack/kmalloc).\n"
@@ -28,13 +28,54 @@ static const char tpstat_export_usage[] =
 	"                   nanoseconds as seconds; a set inside another as the\n"
 	"                   outer one's metrics, labelled (tracepoint=\"kmalloc\");\n"
 	"                   typed by each set's metrics file, as tpstat(8) says\n"
-	"  --offsets        a call site as its stats name it, foo+0x1c/0x80 [m],\n"
-	"                   not foo [m], its function, whose sites are summed\n"
+	"  --keep WHAT,...  with --prometheus, put back what it leaves out by\n"
+	"                   default, to keep a fleet's series few and stable:\n"
+	"                   offsets  a call site as its stats name it,\n"
+	"                            foo+0x1c/0x80 [m], not foo [m] (sites summed)\n"
+	"                   zeros    counters keyed by a CPU that are 0\n"
+	"                   cpu      a histogram by CPU, not summed over CPUs\n"
+	"                   pid      pid, tgid and rank labels, not summed away\n"
+	"                            (gauges of such rows left out)\n"
+	"                   stat     count instances that tpstat stat makes\n"
+	"                            (count/stat_<pid>), unless named as a SET\n"
 	"  --json           the version, memory, and per set its probes and its\n"
 	"                   stats lines, as they stand\n"
 	"  -o, --output FILE  write FILE atomically (a temporary file in its\n"
 	"                   directory, then rename), as node_exporter's textfile\n"
 	"                   collector wants; mode 0644\n";
+
+/* --keep's words, and what each puts back. */
+static const struct {
+	const char *word;
+	unsigned int flag;
+} keep_words[] = {
+	{ "offsets", TPSTAT_EXPORT_OFFSETS },
+	{ "zeros", TPSTAT_EXPORT_ZEROS },
+	{ "cpu", TPSTAT_EXPORT_CPU },
+	{ "pid", TPSTAT_EXPORT_PID },
+	{ "stat", TPSTAT_EXPORT_STAT },
+};
+
+/* --keep's list into @flags; the word it does not know, or NULL. */
+static char *parse_keep(const char *list, unsigned int *flags)
+{
+	const char *p = list;
+
+	for (;;) {
+		size_t n = strcspn(p, ","), i;
+
+		for (i = 0; i < sizeof(keep_words) / sizeof(*keep_words); i++)
+			if (strlen(keep_words[i].word) == n &&
+			    !strncmp(keep_words[i].word, p, n))
+				break;
+		if (i == sizeof(keep_words) / sizeof(*keep_words))
+			return tpstat_strndup(p, n);
+		*flags |= keep_words[i].flag;
+		if (!p[n])
+			return NULL;
+		p += n + 1;
+	}
+}
 
 enum format { NONE, PROMETHEUS, JSON };
 
@@ -110,14 +151,15 @@ int tpstat_export(int argc, char **argv)
 		{ "prometheus", no_argument, NULL, 'p' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
-		{ "offsets", no_argument, NULL, 'O' },
+		{ "keep", required_argument, NULL, 'k' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum format format = NONE;
 	unsigned int flags = 0;
 	const char *output = NULL;
-	char **sets;
+	char **sets, *bad;
 	size_t nr, i, kept;
+	bool keep = false;
 	int c, ret;
 
 	while ((c = tpstat_getopt(argc, argv, tpstat_export_usage, ":ho:",
@@ -133,15 +175,23 @@ int tpstat_export(int argc, char **argv)
 		case 'o':
 			output = optarg;
 			break;
-		case 'O':
-			flags |= TPSTAT_EXPORT_OFFSETS;
+		case 'k':
+			bad = parse_keep(optarg, &flags);
+			if (bad) {
+				ret = tpstat_usage_error(argv[0],
+							 "--keep: '%s' is none of offsets, zeros, cpu, pid and stat",
+							 bad);
+				free(bad);
+				return ret;
+			}
+			keep = true;
 			break;
 		}
 	}
 	if (format == NONE)
 		return tpstat_usage_error(argv[0], "needs --prometheus or --json");
-	if (flags && format != PROMETHEUS)
-		return tpstat_usage_error(argv[0], "--offsets goes with --prometheus");
+	if (keep && format != PROMETHEUS)
+		return tpstat_usage_error(argv[0], "--keep goes with --prometheus");
 	if (tpstat_check_root())
 		return 1;
 	for (c = optind; c < argc; c++)
@@ -152,17 +202,26 @@ int tpstat_export(int argc, char **argv)
 		}
 	if (tpstat_set_names(&sets, &nr))
 		return 1;
-	/* The sets named, each with the sets inside it. */
-	for (i = 0, kept = 0; optind < argc && i < nr; i++) {
-		for (c = optind; c < argc && !tpstat_set_within(sets[i], argv[c]); c++)
-			;
-		if (c < argc)
+	/*
+	 * The sets named, each with the sets inside it; tpstat stat's count
+	 * instances, which live as long as one command, only if named.
+	 */
+	for (i = 0, kept = 0; i < nr; i++) {
+		bool named = false, within = optind == argc;
+
+		for (c = optind; c < argc; c++) {
+			named |= !strcmp(sets[i], argv[c]);
+			within |= tpstat_set_within(sets[i], argv[c]);
+		}
+		if (format == PROMETHEUS && !(flags & TPSTAT_EXPORT_STAT) &&
+		    !named && tpstat_is_stat_instance(sets[i]))
+			within = false;
+		if (within)
 			sets[kept++] = sets[i];
 		else
 			free(sets[i]);
 	}
-	if (optind < argc)
-		nr = kept;
+	nr = kept;
 	if (output)
 		ret = export_file(output, format, flags, sets, nr);
 	else

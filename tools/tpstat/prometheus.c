@@ -8,8 +8,13 @@
  * are: since the set's last reset, not over a dashboard's window
  * (_min_since_reset, _max_since_reset, _p50_since_reset, ...).
  * Nanoseconds are written as seconds and basis points as a ratio from 0
- * to 1, exactly, the units Prometheus names want. Each family's lines are written together, its
- * HELP and TYPE first, as the format requires.
+ * to 1, exactly, the units Prometheus names want. Unless the export's
+ * flags keep them, what would multiply a fleet's series or renew their
+ * identity is left out (tpstat.8, "What the export leaves out"): call
+ * sites' offsets, zero counters keyed by a CPU, histograms by CPU (summed),
+ * pid, tgid and rank labels (summed; a gauge of such a label left out).
+ * Each family's lines are written together, its HELP and TYPE first, as
+ * the format requires.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -31,6 +36,10 @@ struct series {
 	unsigned long long hist[TPSTAT_HIST_P99 + 1];
 	struct bucket *buckets;
 	size_t nr_buckets;
+	/* Keyed by a CPU: a counter left out at 0 but with TPSTAT_EXPORT_ZEROS. */
+	bool by_cpu;
+	/* A histogram that lost a label: summed with those of its labels. */
+	bool folded;
 	/* A second line that gives the same series is left out. */
 	bool duplicate;
 };
@@ -205,22 +214,47 @@ static bool call_site_function(const char *v, struct tpstat_buf *out)
 	return true;
 }
 
+/* A label that holds a CPU's number: cpu, from_cpu, to_cpu. */
+static bool is_cpu_label(const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strcmp(name, "cpu") || (n > 4 && !strcmp(name + n - 4, "_cpu"));
+}
+
+/* A label that names a task or a place in a ranking, not a lasting thing. */
+static bool is_id_label(const char *name)
+{
+	return !strcmp(name, "pid") || !strcmp(name, "tgid") ||
+	       !strcmp(name, "rank");
+}
+
+/* What render_labels() did to a line's keys. */
+struct rendered {
+	/* Lines of other keys may share the labels: their sum is the series. */
+	bool merged;
+	/* A pid, tgid or rank label was left out. */
+	bool lost_id;
+	/* A label holds a CPU. */
+	bool by_cpu;
+};
+
 /*
  * 'a="x",b="y"', escaped: a set inside another's path first (the stack
  * set's entry, tracepoint="kmalloc"), unless the line names it itself (an
- * entry's tracepoint's hits), then the keys the line holds; a call site's
- * as its function, unless TPSTAT_EXPORT_OFFSETS (@merged then says that
- * lines of other call sites may share the labels).
+ * entry's tracepoint's hits), then the keys the line holds, but for those
+ * e->flags does not keep: a call site's offset (its function is the label),
+ * pid, tgid and rank labels, and a histogram's CPU.
  */
 static char *render_labels(const struct exposition *e, const char *set,
-			   const struct tpstat_meaning *m, bool *merged)
+			   const struct tpstat_meaning *m, struct rendered *r)
 {
 	const char *nested;
 	struct tpstat_buf b = { 0 };
 	size_t top_len;
 	unsigned int i;
 
-	*merged = false;
+	memset(r, 0, sizeof(*r));
 	tpstat_buf_add(&b, "", 0);
 	nested = tpstat_nested_label(set, &top_len);
 	for (i = 0; nested && i < m->nr_labels; i++)
@@ -230,15 +264,27 @@ static char *render_labels(const struct exposition *e, const char *set,
 		tpstat_prometheus_label(&b, nested, set + top_len + 1);
 	for (i = 0; i < m->nr_labels; i++) {
 		struct tpstat_buf fn = { 0 };
-		const char *v = m->labels[i].value;
+		const char *name = m->labels[i].name, *v = m->labels[i].value;
 
 		if (!v)
 			continue;
+		if (!(e->flags & TPSTAT_EXPORT_PID) && is_id_label(name)) {
+			r->merged = true;
+			r->lost_id = true;
+			continue;
+		}
+		if (is_cpu_label(name)) {
+			if (m->kind == TPSTAT_HIST && !(e->flags & TPSTAT_EXPORT_CPU)) {
+				r->merged = true;
+				continue;
+			}
+			r->by_cpu = true;
+		}
 		if (!(e->flags & TPSTAT_EXPORT_OFFSETS) && call_site_function(v, &fn)) {
 			v = fn.s;
-			*merged = true;
+			r->merged = true;
 		}
-		tpstat_prometheus_label(&b, m->labels[i].name, v);
+		tpstat_prometheus_label(&b, name, v);
 		tpstat_buf_free(&fn);
 	}
 	return b.s;
@@ -249,28 +295,37 @@ static void add_line(struct exposition *e, const char *set,
 {
 	struct family *fam = family_of(e, set, l->name, m);
 	struct series *s = NULL;
-	bool merged;
+	struct rendered r;
 	char *labels;
 	size_t i;
 
 	if (!fam)
 		return;
-	labels = render_labels(e, set, m, &merged);
+	labels = render_labels(e, set, m, &r);
+	/* A gauge of a task or a rank is no count to add: a maximum, a state. */
+	if (r.lost_id && m->kind == TPSTAT_GAUGE) {
+		free(labels);
+		return;
+	}
 	if (m->kind != TPSTAT_HIST) {
-		/* Call sites of one function are one series: their sum. */
-		for (i = 0; merged && i < fam->nr; i++)
+		/* Call sites of one function, pids of one command: their sum. */
+		for (i = 0; r.merged && i < fam->nr; i++)
 			if (!strcmp(fam->series[i].labels, labels))
 				break;
-		if (merged && i < fam->nr)
+		if (r.merged && i < fam->nr) {
 			fam->series[i].value += l->value;
-		else
-			add_series(fam, labels)->value = l->value;
+		} else {
+			s = add_series(fam, labels);
+			s->value = l->value;
+			s->by_cpu = r.by_cpu;
+		}
 		free(labels);
 		return;
 	}
 	/*
 	 * A histogram's lines come together: its series is the last one of
 	 * its prefix and labels (sets inside one set share its families).
+	 * Those of one labels but another prefix are summed at the output.
 	 */
 	for (i = fam->nr; i-- > 0;) {
 		const char *p = fam->series[i].prefix;
@@ -284,6 +339,7 @@ static void add_line(struct exposition *e, const char *set,
 	if (!s) {
 		s = add_series(fam, labels);
 		s->prefix = tpstat_strndup(l->name, m->prefix_len);
+		s->folded = r.merged;
 	}
 	free(labels);
 	if (m->part != TPSTAT_HIST_BUCKET) {
@@ -492,21 +548,132 @@ static int cmp_bucket(const void *a, const void *b)
 		       &((const struct bucket *)b)->high);
 }
 
-static void put_family(FILE *f, struct family *fam)
+/*
+ * A percentile of a histogram summed from others, as the kernel's
+ * tpstat_hist_percentile() has it: the value at the rank's place in its
+ * bucket, assumed even, within what was seen; @s's buckets sorted.
+ */
+static unsigned long long summed_percentile(const struct series *s,
+					    unsigned int pct)
+{
+	unsigned long long count = s->hist[TPSTAT_HIST_COUNT], target, below = 0;
+	unsigned long long lo = s->hist[TPSTAT_HIST_MIN], hi = s->hist[TPSTAT_HIST_MAX];
+	size_t i;
+
+	if (!count)
+		return 0;
+	target = count / 100 * pct + ((count % 100) * pct + 99) / 100;
+	if (!target)
+		target = 1;
+	for (i = 0; i < s->nr_buckets; i++) {
+		const struct bucket *b = &s->buckets[i];
+		unsigned long long v;
+
+		if (below + b->n < target) {
+			below += b->n;
+			continue;
+		}
+		v = b->low + (unsigned long long)((long double)(b->high - b->low) *
+						  (target - below) / b->n);
+		return v < lo ? lo : v > hi ? hi : v;
+	}
+	return hi;
+}
+
+/* Adds histogram @from into @into: a count, a sum and buckets. */
+static void add_histogram(struct series *into, struct series *from)
+{
+	unsigned long long *a = into->hist, *b = from->hist;
+
+	if (b[TPSTAT_HIST_COUNT]) {
+		if (!a[TPSTAT_HIST_COUNT] || b[TPSTAT_HIST_MIN] < a[TPSTAT_HIST_MIN])
+			a[TPSTAT_HIST_MIN] = b[TPSTAT_HIST_MIN];
+		if (!a[TPSTAT_HIST_COUNT] || b[TPSTAT_HIST_MAX] > a[TPSTAT_HIST_MAX])
+			a[TPSTAT_HIST_MAX] = b[TPSTAT_HIST_MAX];
+	}
+	a[TPSTAT_HIST_COUNT] += b[TPSTAT_HIST_COUNT];
+	a[TPSTAT_HIST_SUM] += b[TPSTAT_HIST_SUM];
+	into->buckets = tpstat_realloc(into->buckets, (into->nr_buckets + from->nr_buckets + 1) *
+				       sizeof(*into->buckets));
+	memcpy(into->buckets + into->nr_buckets, from->buckets,
+	       from->nr_buckets * sizeof(*from->buckets));
+	into->nr_buckets += from->nr_buckets;
+}
+
+/*
+ * The histograms that lost a label (a CPU, a pid) summed into one series
+ * per labels left, the first; the others are removed.
+ */
+static void fold_histograms(struct family *fam)
+{
+	size_t i, j, out;
+	bool *added = tpstat_alloc(fam->nr + 1);
+
+	for (i = 0, out = 0; i < fam->nr; i++) {
+		struct series *s = &fam->series[i];
+
+		for (j = 0; s->folded && j < out; j++)
+			if (fam->series[j].folded &&
+			    !strcmp(fam->series[j].labels, s->labels))
+				break;
+		if (!s->folded || j == out) {
+			added[out] = false;
+			fam->series[out++] = *s;
+			continue;
+		}
+		add_histogram(&fam->series[j], s);
+		added[j] = true;
+		free(s->labels);
+		free(s->prefix);
+		free(s->buckets);
+	}
+	fam->nr = out;
+	for (i = 0; i < fam->nr; i++) {
+		struct series *s = &fam->series[i];
+
+		qsort(s->buckets, s->nr_buckets, sizeof(struct bucket), cmp_bucket);
+		if (!added[i])
+			continue;
+		/* One bucket of each bound, as the kernel's sum has. */
+		for (j = 0, out = 0; j < s->nr_buckets; j++)
+			if (out && s->buckets[out - 1].high == s->buckets[j].high)
+				s->buckets[out - 1].n += s->buckets[j].n;
+			else
+				s->buckets[out++] = s->buckets[j];
+		s->nr_buckets = out;
+		s->hist[TPSTAT_HIST_P50] = summed_percentile(s, 50);
+		s->hist[TPSTAT_HIST_P90] = summed_percentile(s, 90);
+		s->hist[TPSTAT_HIST_P99] = summed_percentile(s, 99);
+	}
+	free(added);
+}
+
+/*
+ * Left out unless TPSTAT_EXPORT_ZEROS: a counter keyed by a CPU that is 0,
+ * a cell of sched's migration matrix (nr_cpu_ids squared of them) or a CPU
+ * an IRQ or a tracepoint never ran on, mostly zeros on a large machine.
+ */
+static bool zero_by_cpu(const struct exposition *e, const struct family *fam,
+			const struct series *s)
+{
+	return !(e->flags & TPSTAT_EXPORT_ZEROS) && fam->kind == TPSTAT_COUNTER &&
+	       s->by_cpu && !s->value;
+}
+
+static void put_family(FILE *f, const struct exposition *e, struct family *fam)
 {
 	size_t i;
 
-	find_duplicates(fam);
 	if (fam->kind == TPSTAT_HIST) {
-		for (i = 0; i < fam->nr; i++)
-			qsort(fam->series[i].buckets, fam->series[i].nr_buckets,
-			      sizeof(struct bucket), cmp_bucket);
+		fold_histograms(fam);
+		find_duplicates(fam);
 		put_histogram(f, fam);
 		return;
 	}
+	find_duplicates(fam);
 	put_family_head(f, fam->name, "", fam->help, "", tpstat_types[fam->kind]);
 	for (i = 0; i < fam->nr; i++)
-		if (!fam->series[i].duplicate)
+		if (!fam->series[i].duplicate && !zero_by_cpu(e, fam, &fam->series[i]))
 			put_sample(f, fam->name, "", fam->series[i].labels, NULL,
 				   fam->series[i].value, fam->unit);
 }
@@ -541,7 +708,7 @@ int tpstat_export_prometheus(FILE *f, char **sets, size_t nr,
 	for (i = 0; i < nr && !ret; i++)
 		ret = add_set(&e, sets[i], &probes);
 	for (i = 0; i < e.nr && !ret; i++)
-		put_family(f, &e.f[i]);
+		put_family(f, &e, &e.f[i]);
 	if (!ret)
 		ret = tpstat_export_health(f, &probes, sets, nr);
 	free_exposition(&e);

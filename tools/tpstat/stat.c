@@ -335,6 +335,28 @@ static void stat_block_signals(struct stat_run *r)
 	sigprocmask(SIG_BLOCK, &blocked, &r->old_mask);
 }
 
+/* Digits at @p, at least one, then @end; NULL if not. */
+static const char *stat_number(const char *p, char end)
+{
+	const char *start = p;
+
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return p > start && *p == end ? p : NULL;
+}
+
+bool tpstat_is_stat_instance(const char *set)
+{
+	const char *p;
+
+	if (strncmp(set, "count/stat_", 11))
+		return false;
+	p = stat_number(set + 11, '\0');
+	if (!p)
+		p = stat_number(set + 11, '_');
+	return p && (!*p || stat_number(p + 1, '\0'));
+}
+
 static int stat_make_instance(struct stat_run *r)
 {
 	int i, err = -EEXIST;

@@ -22,6 +22,8 @@ int tpstat_show(int argc, char **argv);
 int tpstat_watch(int argc, char **argv);
 int tpstat_export(int argc, char **argv);
 int tpstat_stat(int argc, char **argv);
+/* Whether @set is an instance tpstat stat makes: count/stat_<pid>[_<n>]. */
+bool tpstat_is_stat_instance(const char *set);
 /* control.c: a line written to a set's enable, reset, control or filter. */
 int tpstat_enable(int argc, char **argv);
 int tpstat_reset(int argc, char **argv);
@@ -506,8 +508,17 @@ const struct json *tpstat_json_member(const struct json *v, const char *key);
 void tpstat_json_string(FILE *f, const char *s);
 
 /* export.c's two formats. */
-/* Put back what the export leaves out by default: call sites' offsets. */
+/*
+ * What the Prometheus export leaves out by default, put back (export's
+ * --keep, whose words tpstat.8 explains): call sites' offsets, zero
+ * counters keyed by a CPU, histograms by CPU, pid, tgid and rank labels,
+ * and tpstat stat's count instances.
+ */
 #define TPSTAT_EXPORT_OFFSETS	0x1
+#define TPSTAT_EXPORT_ZEROS	0x2
+#define TPSTAT_EXPORT_CPU	0x4
+#define TPSTAT_EXPORT_PID	0x8
+#define TPSTAT_EXPORT_STAT	0x10
 int tpstat_export_prometheus(FILE *f, char **sets, size_t nr,
 			     unsigned int flags);
 /* Adds a="x" to a sample's labels in @b, the value escaped. */
