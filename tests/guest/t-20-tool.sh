@@ -12,7 +12,7 @@
 # set's entries), none of whose lines is left untyped, which goes to the
 # host for promtool and node_exporter (scripts/check-export).
 
-plan 51
+plan 52
 
 TOOL=/payload/bin/tpstat
 
@@ -290,9 +290,13 @@ is "export: the histogram's sum and count as in stats" \
 	"$(grep -E '^tpstat_test_hist_(count|sum) ' /tmp/tpstat.prom | tr '\n' ' ')" \
 	"tpstat_test_hist_sum $(stat_of test hist.sum) tpstat_test_hist_count $(stat_of test hist.count) "
 E='{tracepoint="tpstat_test_fire"'
-is "export: an entry's events, hits (its tracepoint once) and row, labelled by its tracepoint, as its stats" \
+is "export: an entry's events and hits (its tracepoint once), labelled by its tracepoint, as its stats; its ranked row, a rank, not by default" \
 	"$(grep -E "^tpstat_stack_(events_total|hits_total|ranked_row_events)$E" /tmp/tpstat.prom | tr '\n' ' ')" \
-	"tpstat_stack_hits_total$E} $(stat_of stack/tpstat_test_fire tpstat_test_fire.hits) tpstat_stack_events_total$E} 20 tpstat_stack_ranked_row_events$E,rank=\"1\",comm=\"tpstat_t20\"} 20 "
+	"tpstat_stack_hits_total$E} $(stat_of stack/tpstat_test_fire tpstat_test_fire.hits) tpstat_stack_events_total$E} 20 "
+is "export --keep pid: the entry's ranked row, by rank, its 20 events" \
+	"$($TOOL export --prometheus --keep pid stack 2>/dev/null |
+	   grep -E "^tpstat_stack_ranked_row_events$E")" \
+	"tpstat_stack_ranked_row_events$E,rank=\"1\",comm=\"tpstat_t20\"} 20"
 check "export: count's filter.rejected a counter, the events it rejected counted" \
 	awk '/^# TYPE tpstat_count_filter_rejected_total counter$/ { typed = 1 }
 	     /^tpstat_count_filter_rejected_total / && $2 > 0 { counted = 1 }
