@@ -660,17 +660,26 @@ static bool zero_by_cpu(const struct exposition *e, const struct family *fam,
 	       s->by_cpu && !s->value;
 }
 
+/*
+ * A family whose every line was left out (stack's ranked rows) is not
+ * written: node_exporter serves no metric without a sample.
+ */
 static void put_family(FILE *f, const struct exposition *e, struct family *fam)
 {
-	size_t i;
+	size_t i, kept = 0;
 
 	if (fam->kind == TPSTAT_HIST) {
 		fold_histograms(fam);
 		find_duplicates(fam);
-		put_histogram(f, fam);
+		if (fam->nr)
+			put_histogram(f, fam);
 		return;
 	}
 	find_duplicates(fam);
+	for (i = 0; i < fam->nr; i++)
+		kept += !fam->series[i].duplicate && !zero_by_cpu(e, fam, &fam->series[i]);
+	if (!kept)
+		return;
 	put_family_head(f, fam->name, "", fam->help, "", tpstat_types[fam->kind]);
 	for (i = 0; i < fam->nr; i++)
 		if (!fam->series[i].duplicate && !zero_by_cpu(e, fam, &fam->series[i]))
