@@ -39,7 +39,7 @@ static const char tpstat_watch_usage[] =
 	"Without -c, the columns that fit the terminal's width (132 when not a\n"
 	"terminal): each histogram's count, avg and p99 first, then the set's\n"
 	"own counters, then its tracepoints' hits and dropped; those left out\n"
-	"are named once on stderr.\n"
+	"are said once on stderr, their number and the first names that fit.\n"
 	"\n"
 	"With --json or --csv, a record per interval for a program, written as\n"
 	"the interval ends: the same values unscaled (rates per second with\n"

@@ -155,10 +155,42 @@ static int column_rank(const struct tpstat_meaning *m)
 }
 
 /*
+ * The columns the default left out, on one line of stderr within the
+ * width: their number, then as many of their @names as fit before
+ * "and N more" (sched's 28 names would take 700 characters).
+ */
+static void say_left_out(const struct watch *w, char **names, size_t nr)
+{
+	struct tpstat_buf line = { 0 };
+	size_t i, shown = 0, len;
+	char tail[48];
+
+	tpstat_buf_printf(&line, "tpstat: watch %s: %zu column%s left out (-c)", w->set,
+			  nr, nr == 1 ? "" : "s");
+	len = line.len;
+	for (i = 0; i < nr; i++) {
+		tail[0] = '\0';
+		if (i + 1 < nr)
+			snprintf(tail, sizeof(tail), " and %zu more", nr - i - 1);
+		/* ": a" for the first, ", b" after it. */
+		if (len + 2 + strlen(names[i]) + strlen(tail) > w->width)
+			break;
+		len += 2 + strlen(names[i]);
+		shown++;
+	}
+	for (i = 0; i < shown; i++)
+		tpstat_buf_printf(&line, "%s%s", i ? ", " : ": ", names[i]);
+	if (shown && shown < nr)
+		tpstat_buf_printf(&line, " and %zu more", nr - shown);
+	fprintf(stderr, "%s\n", line.s);
+	tpstat_buf_free(&line);
+}
+
+/*
  * The default columns: every one, in the stats file's order, as long as
  * the line fits w->width; else the most worth keeping that fit, by
  * column_rank(), a histogram's three together or not at all. Those left
- * out are named once on stderr.
+ * out are said once on stderr.
  */
 size_t watch_default_columns(struct watch *w, const struct tpstat_sample *s,
 			     size_t *cols, int *widths)
@@ -166,7 +198,8 @@ size_t watch_default_columns(struct watch *w, const struct tpstat_sample *s,
 	bool *in = tpstat_alloc(s->stats.nr + 1);
 	/* Taken or left out already: a histogram's parts are tried once. */
 	bool *tried = tpstat_alloc(s->stats.nr + 1);
-	struct tpstat_buf out = { 0 }, name = { 0 };
+	struct tpstat_buf name = { 0 };
+	char **out = NULL;
 	size_t i, j, nr, left_out = 0;
 	int rank;
 
@@ -198,8 +231,8 @@ size_t watch_default_columns(struct watch *w, const struct tpstat_sample *s,
 					continue;
 				in[j] = false;
 				watch_column_name(&s->m[j], &name);
-				tpstat_buf_printf(&out, "%s%s", left_out++ ? ", " : "",
-						  name.s);
+				out = tpstat_realloc(out, (left_out + 1) * sizeof(*out));
+				out[left_out++] = tpstat_strdup(name.s);
 			}
 		}
 	}
@@ -207,11 +240,12 @@ size_t watch_default_columns(struct watch *w, const struct tpstat_sample *s,
 		if (in[j])
 			cols[nr++] = j;
 	if (left_out && !w->said_left_out) {
-		tpstat_err("watch %s: %zu column%s left out to fit %u characters (-c chooses columns): %s",
-			   w->set, left_out, left_out == 1 ? "" : "s", w->width, out.s);
+		say_left_out(w, out, left_out);
 		w->said_left_out = true;
 	}
-	tpstat_buf_free(&out);
+	for (j = 0; j < left_out; j++)
+		free(out[j]);
+	free(out);
 	tpstat_buf_free(&name);
 	free(tried);
 	free(in);
