@@ -40,6 +40,7 @@
  * file. Their metrics are the outermost set's, with the rest of the path
  * as a label (tpstat_nested_label()).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,8 +158,8 @@ static bool parse_metric(const char *s, size_t n, struct tpstat_metric *m)
 	return true;
 }
 
-void tpstat_parse_metrics(const char *text, size_t len,
-			  struct tpstat_metrics *metrics)
+int tpstat_parse_metrics(const char *text, size_t len,
+			 struct tpstat_metrics *metrics)
 {
 	const char *end = text + len, *nl;
 	size_t n, vlen = strlen(TPSTAT_METRICS_VERSION);
@@ -168,7 +169,7 @@ void tpstat_parse_metrics(const char *text, size_t len,
 	nl = memchr(text, '\n', len);
 	n = (nl ? nl : end) - text;
 	if (n != vlen || memcmp(text, TPSTAT_METRICS_VERSION, vlen))
-		return;
+		return -EPROTO;
 	while (nl) {
 		struct tpstat_metric m;
 
@@ -182,22 +183,40 @@ void tpstat_parse_metrics(const char *text, size_t len,
 					    (metrics->nr + 1) * sizeof(*metrics->m));
 		metrics->m[metrics->nr++] = m;
 	}
+	return 0;
 }
 
-void tpstat_read_metrics(const char *set, struct tpstat_metrics *metrics)
+int tpstat_read_metrics(const char *set, struct tpstat_metrics *metrics)
 {
 	struct tpstat_buf rel = { 0 };
 	char *text;
 	size_t len;
+	int err;
 
 	metrics->m = NULL;
 	metrics->nr = 0;
 	tpstat_buf_printf(&rel, "%s/metrics", set);
-	if (!tpstat_read(rel.s, &text, &len)) {
-		tpstat_parse_metrics(text, len, metrics);
+	err = tpstat_read(rel.s, &text, &len);
+	if (!err) {
+		err = tpstat_parse_metrics(text, len, metrics);
 		free(text);
 	}
 	tpstat_buf_free(&rel);
+	return err;
+}
+
+void tpstat_say_untyped(const char *set, int err)
+{
+	const char *untyped = "its lines are untyped, each under its own name";
+
+	if (err == -ENOENT)
+		tpstat_err("%s has no metrics file, as a module older than this tpstat: %s",
+			   set, untyped);
+	else if (err == -EPROTO)
+		tpstat_err("%s/metrics does not start \"%s\", as a module of another version: %s",
+			   set, TPSTAT_METRICS_VERSION, untyped);
+	else
+		tpstat_err("%s/metrics: %s: %s", set, strerror(-err), untyped);
 }
 
 void tpstat_free_metrics(struct tpstat_metrics *metrics)

@@ -95,10 +95,13 @@ static int put_set(FILE *f, const char *set, const struct tpstat_probes *probes,
 			   stats.malformed, stats.malformed == 1 ? "" : "s");
 	/* JSON names are unique: lines of one name are merged as for Prometheus. */
 	tpstat_buf_printf(&rel, "%s/metrics", set);
-	if (tpstat_read(rel.s, &text, &len))
+	err = tpstat_read(rel.s, &text, &len);
+	if (err)
 		text = NULL;
-	if (text)
-		tpstat_parse_metrics(text, len, &metrics);
+	else
+		err = tpstat_parse_metrics(text, len, &metrics);
+	if (err)
+		tpstat_say_untyped(set, err);
 	m = tpstat_alloc((stats.nr + 1) * sizeof(*m));
 	tpstat_describe(&stats, probes, &metrics, m);
 	tpstat_free_metrics(&metrics);

@@ -378,7 +378,9 @@ static int add_set(struct exposition *e, const char *set,
 	if (stats.malformed)
 		tpstat_err("%s/stats: %zu line%s not \"name value\", left out",
 			   set, stats.malformed, stats.malformed == 1 ? "" : "s");
-	tpstat_read_metrics(set, &metrics);
+	err = tpstat_read_metrics(set, &metrics);
+	if (err)
+		tpstat_say_untyped(set, err);
 	m = tpstat_alloc((stats.nr + 1) * sizeof(*m));
 	tpstat_describe(&stats, probes, &metrics, m);
 	tpstat_free_metrics(&metrics);

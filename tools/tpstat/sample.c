@@ -54,7 +54,11 @@ int tpstat_sample(const char *set, struct tpstat_sample *s, unsigned int *warned
 	/* The probes name the set's tracepoints; without them, no labels. */
 	if (tpstat_read_probes(&probes))
 		memset(&probes, 0, sizeof(probes));
-	tpstat_read_metrics(set, &metrics);
+	err = tpstat_read_metrics(set, &metrics);
+	if (err && !(*warned & TPSTAT_WARNED_UNTYPED)) {
+		tpstat_say_untyped(set, err);
+		*warned |= TPSTAT_WARNED_UNTYPED;
+	}
 	s->m = tpstat_alloc((s->stats.nr + 1) * sizeof(*s->m));
 	tpstat_describe(&s->stats, &probes, &metrics, s->m);
 	tpstat_free_metrics(&metrics);

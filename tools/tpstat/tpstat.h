@@ -286,17 +286,23 @@ struct tpstat_metrics {
 };
 
 /*
- * Parses a metrics file's @len bytes at @text into @metrics; none when its
- * first line is not the version this tool reads. Free with
- * tpstat_free_metrics().
+ * Parses a metrics file's @len bytes at @text into @metrics. Returns 0, or
+ * -EPROTO with none when its first line is not the version this tool
+ * reads. Free with tpstat_free_metrics().
  */
-void tpstat_parse_metrics(const char *text, size_t len,
-			  struct tpstat_metrics *metrics);
+int tpstat_parse_metrics(const char *text, size_t len,
+			 struct tpstat_metrics *metrics);
 /*
- * Reads SET/metrics into @metrics: none when the set has no such file or
- * it cannot be read (an older module's set, whose lines go out untyped).
+ * Reads SET/metrics into @metrics. Returns 0, or a negative errno with
+ * none: -ENOENT when the set has no such file (a module older than this
+ * tool), -EPROTO when it is of another version; its lines are untyped.
  */
-void tpstat_read_metrics(const char *set, struct tpstat_metrics *metrics);
+int tpstat_read_metrics(const char *set, struct tpstat_metrics *metrics);
+/*
+ * Says on stderr why @set's lines are untyped, in one line, after
+ * tpstat_read_metrics() returned @err: an older module, another version.
+ */
+void tpstat_say_untyped(const char *set, int err);
 void tpstat_free_metrics(struct tpstat_metrics *metrics);
 
 /*
@@ -363,6 +369,7 @@ struct tpstat_sample {
 /* What tpstat_sample() said once, not to say it at every sample. */
 #define TPSTAT_WARNED_MALFORMED	1
 #define TPSTAT_WARNED_DUPLICATE	2
+#define TPSTAT_WARNED_UNTYPED	4
 
 /*
  * Reads SET/stats now; 0, or -1 after saying why (the set unloaded,
