@@ -7,12 +7,13 @@
 # rates against a rate driven on purpose, and a reset in the middle of a
 # watch; entries of the stack set, sets inside it, listed, shown and
 # watched by their paths; stat -p of two processes and what they fork,
-# exact beside events of others; the export of every set (count with a filter,
-# net with traffic, lo's received packets as lo counted them, the stack
-# set's entries), none of whose lines is left untyped, which goes to the
-# host for promtool and node_exporter (scripts/check-export).
+# exact beside events of others; stat -a, every task's until SIGTERM; the
+# export of every set (count with a filter, net with traffic, lo's
+# received packets as lo counted them, the stack set's entries), none of
+# whose lines is left untyped, which goes to the host for promtool and
+# node_exporter (scripts/check-export).
 
-plan 52
+plan 54
 
 TOOL=/payload/bin/tpstat
 
@@ -357,3 +358,26 @@ is "stat -p PID,PID: their events and their children's, 14, not the 18 beside th
 out=$($TOOL stat -p $$,4000000 -e tpstat_test_fire 2>&1)
 is "stat -p PID,PID whose second is no process: one line, exit 1, no instance left" \
 	"$? $out|$(cat $TP/count/instances)" "1 tpstat: no process 4000000|"
+
+# stat -a: every task's, until SIGTERM ends it: 6 fired by this shell and
+# 9 by another process, neither stat's nor what it forked, 15, fired once
+# the first -i line says the instance is made; the table, exit 0, the
+# instance gone.
+$TOOL stat -a -i 0.2 -e tpstat_test_fire 2> /tmp/stata &
+st=$!
+n=0
+while [ "$(wc -l < /tmp/stata)" -le 0 ] && [ $n -lt 200 ]; do
+	n=$((n + 1))
+	sleep 0.1
+done
+fire 6
+sh -c "echo 9 > $FIRE"
+kill -TERM $st
+wait $st
+st_rc=$?
+[ $st_rc -eq 0 ] || sed 's/^/# stat -a: /' /tmp/stata
+is "stat -a: exit 0 after SIGTERM, the table of every task, the instance gone" \
+	"$st_rc $(grep -c '^ tpstat stat of every task:$' /tmp/stata)|$(cat $TP/count/instances)" \
+	"0 1|"
+is "stat -a: this shell's 6 and another process's 9, 15" \
+	"$(awk '/^ tpstat stat of / { t = 1 } t && $NF == "tpstat_test_fire" { print $1 }' /tmp/stata)" 15
