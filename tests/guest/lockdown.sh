@@ -7,8 +7,8 @@
 # numbers (through tpstat_test_tp's module parameter, as its fire file is
 # refused too) and pings of known sizes, and with the file's errors. The
 # tpstat command says which interface to use of a refused file, and does
-# the rest from read-only files; its controls write through the control
-# file.
+# the rest from read-only files; its controls (enable, reset, add, remove,
+# filter) write through the control file.
 #
 # A Debian kernel refuses unsigned modules under lockdown: the modules load
 # first, then this file raises lockdown, which nothing lowers, so make
@@ -52,7 +52,7 @@ stack/control|!nosuch|ENOENT
 CASES
 ncases=$(wc -l < /tmp/cases)
 
-plan $((73 + ncases + ${raise:-0}))
+plan $((76 + ncases + ${raise:-0}))
 
 # ctl LINE: what one write of LINE and a newline to the control file gets;
 # ctl_raw FORMAT: of FORMAT as printf makes it, nothing added.
@@ -315,3 +315,27 @@ is "tpstat enable test, tpstat reset test: attached and zeroed, 6 fired counted"
 out=$($TOOL add count 1bad 2>&1)
 is "tpstat add count 1bad: EINVAL, one line naming the file, exit 1" "$? $out" \
 	"1 tpstat: count/control: cannot add '1bad': Invalid argument"
+# remove and filter through it too: count's probe on the tracepoint gone
+# from the probes file and back; then, filtered to tpmine, 4 fired as
+# tpmine counted and 5 as tpother rejected; the filter removed, 2 fired
+# as tpother counted.
+out=$($TOOL remove count tpstat_test_fire 2>&1)
+is "tpstat remove count TP: exit 0, count's probe on it gone" \
+	"$? $out|$(grep -c '^count  *tpstat_test_fire ' $TP/probes)" "0 |0"
+out=$($TOOL add count tpstat_test_fire 2>&1)
+rc=$?
+out2=$($TOOL filter count comm == tpmine 2>&1)
+rc2=$?
+hits=$(stat_of count tpstat_test_fire.hits)
+rejected=$(stat_of count filter.rejected)
+fire_as tpmine 4
+fire_as tpother 5
+is "tpstat add count TP, tpstat filter count comm == tpmine: exit 0, tpmine's 4 counted, tpother's 5 rejected" \
+	"$rc $out|$rc2 $out2|$(grep -c '^count  *tpstat_test_fire ' $TP/probes)|$(($(stat_of count tpstat_test_fire.hits) - hits)) $(($(stat_of count filter.rejected) - rejected))" \
+	"0 |0 |1|4 5"
+out=$($TOOL filter count 2>&1)
+rc=$?
+hits=$(stat_of count tpstat_test_fire.hits)
+fire_as tpother 2
+is "tpstat filter count: exit 0, no filter, tpother's 2 counted" \
+	"$rc $out|$(($(stat_of count tpstat_test_fire.hits) - hits))" "0 |2"
