@@ -35,7 +35,7 @@
  *   echo 1 > /sys/kernel/debug/tpstat_test/leak
  *   echo 0 > /sys/kernel/debug/tpstat_test/leak
  *
- * leaks one allocation, which kmemleak must report, then frees it.
+ * leaks four allocations, which kmemleak must report, then frees them.
  */
 #include <linux/completion.h>
 #include <linux/debugfs.h>
@@ -265,31 +265,47 @@ static const struct file_operations tpstat_test_bug_fops = {
 	.write = tpstat_test_bug_write,
 };
 
-/* The leaked pointer, hidden from kmemleak's scan of this module's data. */
+/*
+ * The leaked pointers, hidden from kmemleak's scan of this module's data.
+ * Four, so that a stale copy of one left on some stack kmemleak scans
+ * cannot hide them all.
+ */
+#define TPSTAT_TEST_LEAKS	4
 #define TPSTAT_TEST_LEAK_MASK	0x5a5a5a5a5a5a5a5aUL
-static unsigned long leak_hidden;
+static unsigned long leak_hidden[TPSTAT_TEST_LEAKS];
+
+static void tpstat_test_leak_free(void)
+{
+	int i;
+
+	for (i = 0; i < TPSTAT_TEST_LEAKS; i++) {
+		if (leak_hidden[i])
+			kfree((void *)(leak_hidden[i] ^ TPSTAT_TEST_LEAK_MASK));
+		leak_hidden[i] = 0;
+	}
+}
 
 static ssize_t tpstat_test_leak_write(struct file *file,
 				      const char __user *ubuf, size_t count,
 				      loff_t *ppos)
 {
 	bool leak;
-	int err;
+	int err, i;
 
 	err = kstrtobool_from_user(ubuf, count, &leak);
 	if (err)
 		return err;
 	mutex_lock(&request_lock);
-	if (leak && !leak_hidden) {
+	tpstat_test_leak_free();
+	for (i = 0; leak && i < TPSTAT_TEST_LEAKS; i++) {
 		void *p = kmalloc(64, GFP_KERNEL);
 
-		if (p)
-			leak_hidden = (unsigned long)p ^ TPSTAT_TEST_LEAK_MASK;
-		else
+		if (!p) {
+			tpstat_test_leak_free();
 			count = -ENOMEM;
-	} else if (!leak && leak_hidden) {
-		kfree((void *)(leak_hidden ^ TPSTAT_TEST_LEAK_MASK));
-		leak_hidden = 0;
+			break;
+		}
+		leak_hidden[i] = (unsigned long)p ^ TPSTAT_TEST_LEAK_MASK;
 	}
 	mutex_unlock(&request_lock);
 	return count;
@@ -320,8 +336,7 @@ static void __exit tpstat_test_tp_exit(void)
 {
 	debugfs_remove(tpstat_test_dir);
 	irq_work_sync(&request_work);
-	if (leak_hidden)
-		kfree((void *)(leak_hidden ^ TPSTAT_TEST_LEAK_MASK));
+	tpstat_test_leak_free();
 }
 
 module_init(tpstat_test_tp_init);
