@@ -62,25 +62,17 @@ static bool stack_print_keys(struct seq_file *m, const struct stack_entry *e,
 	return *next;
 }
 
-static u64 stack_rows_sum(const struct tpstat_stack_row *rows, unsigned int from,
-			  unsigned int to)
+/* The events of rows [from, to), and the time they waited in ns (offcpu's). */
+static void stack_rows_total(const struct tpstat_stack_row *rows,
+			     unsigned int from, unsigned int to,
+			     u64 *count, u64 *waited)
 {
-	u64 sum = 0;
-
-	for (; from < to; from++)
-		sum += rows[from].count;
-	return sum;
-}
-
-/* The time rows waited, in ns: the offcpu entry's. */
-static u64 stack_rows_waited(const struct tpstat_stack_row *rows,
-			     unsigned int from, unsigned int to)
-{
-	u64 sum = 0;
-
-	for (; from < to; from++)
-		sum += rows[from].sum;
-	return sum;
+	*count = 0;
+	*waited = 0;
+	for (; from < to; from++) {
+		*count += rows[from].count;
+		*waited += rows[from].sum;
+	}
 }
 
 /*
@@ -96,6 +88,17 @@ static void stack_print_value(struct seq_file *m, const struct stack_entry *e,
 			   count, unit);
 	else
 		seq_printf(m, "%llu %s", count, unit);
+}
+
+/* What rows [from, to) add up to, as stack_print_value() prints a row. */
+static void stack_print_total(struct seq_file *m, const struct stack_entry *e,
+			      const struct tpstat_stack_row *rows,
+			      unsigned int from, unsigned int to)
+{
+	u64 count, waited;
+
+	stack_rows_total(rows, from, to, &count, &waited);
+	stack_print_value(m, e, count, waited, "events\n");
 }
 
 /*
@@ -116,8 +119,7 @@ static int stack_stacks_show(struct seq_file *m, struct tpstat_set *set)
 	seq_printf(m, "%s by ", e->name);
 	tpstat_stack_print_by(m, e->by);
 	seq_printf(m, ": %u rows, ", nr);
-	stack_print_value(m, e, stack_rows_sum(rows, 0, nr + 1),
-			  stack_rows_waited(rows, 0, nr + 1), "events\n");
+	stack_print_total(m, e, rows, 0, nr + 1);
 	for (i = 0; i < shown; i++) {
 		seq_putc(m, '\n');
 		tpstat_stacks_print_frames(m, &rows[i], "    ");
@@ -134,8 +136,7 @@ static int stack_stacks_show(struct seq_file *m, struct tpstat_set *set)
 	}
 	if (shown < nr) {
 		seq_printf(m, "\n%u more rows (top=%u): ", nr - shown, tpstat_stack_top);
-		stack_print_value(m, e, stack_rows_sum(rows, shown, nr),
-				  stack_rows_waited(rows, shown, nr), "events\n");
+		stack_print_total(m, e, rows, shown, nr);
 	}
 	seq_puts(m, "\nother: ");
 	stack_print_value(m, e, rows[nr].count, rows[nr].sum, "events");
@@ -231,16 +232,17 @@ int tpstat_stack_entry_stats(struct seq_file *m, struct tpstat_set *set)
 	struct tpstat_stack_row *rows;
 	char word[96];
 	unsigned int i, nr;
+	u64 count, waited;
 
 	rows = tpstat_stacks_rows(&e->stacks, &nr);
 	if (!rows)
 		return -ENOMEM;
+	stack_rows_total(rows, 0, nr + 1, &count, &waited);
 	seq_printf(m, "events %llu\nrows %u\ncapacity %u\nother %llu\n",
-		   stack_rows_sum(rows, 0, nr + 1), nr, e->stacks.capacity,
-		   rows[nr].count);
+		   count, nr, e->stacks.capacity, rows[nr].count);
 	if (e->offcpu) {
 		seq_printf(m, "waited %llu\nother.waited %llu\n",
-			   stack_rows_waited(rows, 0, nr + 1), rows[nr].sum);
+			   waited, rows[nr].sum);
 		tpstat_tasks_print_stats(m, &e->tasks, "tasks");
 	}
 	for (i = 0; i < nr; i++) {
