@@ -268,7 +268,9 @@ static const struct file_operations tpstat_test_bug_fops = {
 /*
  * The leaked pointers, hidden from kmemleak's scan of this module's data.
  * Four, so that a stale copy of one left on some stack kmemleak scans
- * cannot hide them all.
+ * cannot hide them all; zeroed, since one a stale copy hides is scanned,
+ * and SLUB's link to the next free object, left in it, would hide that
+ * one too (the debug guest saw 2 of 4 before).
  */
 #define TPSTAT_TEST_LEAKS	4
 #define TPSTAT_TEST_LEAK_MASK	0x5a5a5a5a5a5a5a5aUL
@@ -298,7 +300,7 @@ static ssize_t tpstat_test_leak_write(struct file *file,
 	mutex_lock(&request_lock);
 	tpstat_test_leak_free();
 	for (i = 0; leak && i < TPSTAT_TEST_LEAKS; i++) {
-		void *p = kmalloc(64, GFP_KERNEL);
+		void *p = kzalloc(64, GFP_KERNEL);
 
 		if (!p) {
 			tpstat_test_leak_free();
