@@ -13,7 +13,7 @@
 # count them; a driver that refuses packets (tpstat_test_netdev.ko), its
 # refusals in not_sent.
 
-plan 49
+plan 50
 
 NET=$TP/net
 
@@ -274,6 +274,48 @@ is "and it refused the 5 it was told to" "$(cat $busy_param/refused)" 5
 is "each hand-over counted as sent, as the driver was handed them: 8" \
 	"$(stat_of net "dev.tpbusy0.$busy_ifi.tx_packets") $(cat $busy_param/calls)" \
 	"8 8"
+
+# A driven queue delay: tpbusy0's queue stopped, as a driver stops it when
+# its ring is full, 3 pings queued behind it, then 0.25 s slept before it
+# is woken. Each waited at least the sleep and at most the time from
+# before the pings to after their transmission, by /proc/uptime: every
+# packet in the buckets those bounds allow, none outside.
+echo 1 > $busy_param/stopped
+echo 1 > $NET/reset
+t0=$(uptime_cs)
+pings=
+for i in 1 2 3; do
+	ping -q -c 1 -w 2 10.96.0.2 > /dev/null &
+	pings="$pings $!"
+done
+n=0
+while [ "$(stat_of net queued)" -lt 3 ] && [ $n -lt 100 ]; do
+	n=$((n + 1))
+	sleep 0.02
+done
+sleep 0.25
+echo 0 > $busy_param/stopped
+n=0
+while [ "$(stat_of net queue.paired)" -lt 3 ] && [ $n -lt 100 ]; do
+	n=$((n + 1))
+	sleep 0.02
+done
+t1=$(uptime_cs)
+wait $pings
+# Buckets are queue.ns.bucket_LO_HI: a packet is too early in one whose
+# HI is below the sleep, too late in one whose LO is above t1 - t0.
+queue_waits() {
+	awk -v lo=250000000 -v hi="$((($1 + 1) * 10000000))" '
+	/^queue\.ns\.bucket_/ {
+		split(substr($1, 17), b, "_")
+		n += $2
+		if (b[2] + 0 < lo || b[1] + 0 > hi)
+			out += $2
+	}
+	END { printf "%d %d\n", n, out }' $NET/stats
+}
+is "a stopped queue: 3 pings timed in it, each from its queueing to its waking, 0.25 s to $(((t1 - t0) * 10)) ms (packets in the histogram, outside those bounds)" \
+	"$(stat_of net queue.paired) $(queue_waits $((t1 - t0)))" "3 3 0"
 check "tpstat_test_netdev.ko unloads, tpbusy0 with it" rmmod tpstat_test_netdev
 
 # max_devices=1: the first device seen has the row, and every other

@@ -10,6 +10,13 @@
  * driver was handed and how many it refused. A refused packet stays in
  * its qdisc, which hands it again from the transmit softirq. No ARP, a
  * queue of its own (a device without one may not refuse).
+ *
+ *   echo 1 > /sys/module/tpstat_test_netdev/parameters/stopped
+ *   echo 0 > /sys/module/tpstat_test_netdev/parameters/stopped
+ *
+ * stops the device's queue, as a driver does when its ring is full, and
+ * wakes it: what is sent meanwhile waits in the qdisc for as long as a
+ * test chooses. Written once the device is up.
  */
 #include <linux/etherdevice.h>
 #include <linux/module.h>
@@ -29,6 +36,37 @@ module_param(refused, uint, 0444);
 MODULE_PARM_DESC(refused, "packets the driver answered NETDEV_TX_BUSY");
 
 static struct net_device *tpstat_test_netdev;
+
+static bool stopped;
+
+static int tpstat_test_netdev_stop_set(const char *val,
+				       const struct kernel_param *kp)
+{
+	struct net_device *dev = tpstat_test_netdev;
+	bool stop;
+	int err;
+
+	err = kstrtobool(val, &stop);
+	if (err)
+		return err;
+	if (!dev || !netif_running(dev)) {
+		pr_err("tpstat_test_netdev: stopped= needs tpbusy0 up\n");
+		return -ENETDOWN;
+	}
+	if (stop)
+		netif_tx_stop_all_queues(dev);
+	else
+		netif_tx_wake_all_queues(dev);
+	stopped = stop;
+	return 0;
+}
+
+static const struct kernel_param_ops tpstat_test_netdev_stop_ops = {
+	.set = tpstat_test_netdev_stop_set,
+	.get = param_get_bool,
+};
+module_param_cb(stopped, &tpstat_test_netdev_stop_ops, &stopped, 0644);
+MODULE_PARM_DESC(stopped, "1 stops the device's queue, 0 wakes it");
 
 static netdev_tx_t tpstat_test_netdev_xmit(struct sk_buff *skb,
 					   struct net_device *dev)
@@ -81,5 +119,5 @@ static void __exit tpstat_test_netdev_exit(void)
 
 module_init(tpstat_test_netdev_init);
 module_exit(tpstat_test_netdev_exit);
-MODULE_DESCRIPTION("tpstat test: a network device that refuses packets");
+MODULE_DESCRIPTION("tpstat test: a network device that refuses or holds packets");
 MODULE_LICENSE("GPL");
