@@ -142,7 +142,7 @@ static const struct tpstat_metric tpstat_net_metrics[] = {
 			   "Packet lengths, link-layer header included, received (rx) or sent (tx)"
 	),
 	TPSTAT_HIST_METRIC("queue.ns", "queue_seconds", TPSTAT_METRIC_NS,
-			   "Time from a packet's queueing (net_dev_queue) to its transmission (net_dev_xmit)"
+			   "Time from a packet's queueing (net_dev_queue) to its driver (net_dev_start_xmit)"
 	),
 	TPSTAT_COUNTER_METRIC("drop.{reason}", "drops_by_reason",
 			      TPSTAT_METRIC_NONE,
