@@ -111,21 +111,32 @@ static void tpstat_metrics_print(struct seq_file *m,
 				 const struct tpstat_metric *mt, unsigned int nr)
 {
 	unsigned int i;
+	u64 low, high;
 
-	for (i = 0; i < nr; i++, mt++)
-		seq_printf(m, "%s %s %s %s %s\n", tpstat_metric_kinds[mt->kind],
-			   tpstat_metric_units[mt->unit], mt->pattern, mt->name,
-			   mt->help);
+	for (i = 0; i < nr; i++, mt++) {
+		seq_printf(m, "%s %s %s %s ", tpstat_metric_kinds[mt->kind],
+			   tpstat_metric_units[mt->unit], mt->pattern, mt->name);
+		if (mt->kind == TPSTAT_METRIC_HIST) {
+			tpstat_hist_metric_range(mt, &low, &high);
+			seq_printf(m, "%llu..%llu", low, high);
+		} else {
+			seq_putc(m, '-');
+		}
+		seq_printf(m, " %s\n", mt->help);
+	}
 }
 
 /*
- * Version 1 of the format: "KIND UNIT PATTERN METRIC HELP...", fields
- * separated by one space; a later line starting with '#' is a comment.
+ * Version 2 of the format: "KIND UNIT PATTERN METRIC BUCKETS HELP...",
+ * fields separated by one space; a later line starting with '#' is a
+ * comment. BUCKETS is a histogram's "LOW..HIGH", the lowest value of the
+ * first bucket its export writes and the highest of the last; "-" for a
+ * counter or a gauge. Version 1 had no BUCKETS.
  * tpstat_set_register() refused a set whose declarations would break it.
  */
 static int tpstat_metrics_show(struct seq_file *m, struct tpstat_set *set)
 {
-	seq_puts(m, "# tpstat metrics 1\n");
+	seq_puts(m, "# tpstat metrics 2\n");
 	tpstat_metrics_print(m, set->metrics, set->nr_metrics);
 	tpstat_metrics_print(m, tpstat_core_metrics,
 			     ARRAY_SIZE(tpstat_core_metrics));

@@ -8,6 +8,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -23,6 +24,32 @@ static u64 tpstat_bucket_low(unsigned int i)
 static u64 tpstat_bucket_high(unsigned int i)
 {
 	return i == TPSTAT_HIST_BUCKETS - 1 ? U64_MAX : (1ULL << i) - 1;
+}
+
+/*
+ * The values a histogram metric's export tells apart when its declaration
+ * names none (include/tpstat/metric.h): what its unit's probes measure.
+ */
+static const struct {
+	u64 low, high;
+} tpstat_hist_unit_ranges[] = {
+	[TPSTAT_METRIC_NONE] = { 0, U16_MAX },
+	[TPSTAT_METRIC_NS] = { 256, U32_MAX },
+	[TPSTAT_METRIC_BYTES] = { 8, SZ_16M - 1 },
+	[TPSTAT_METRIC_BP] = { 0, 10000 },
+};
+
+void tpstat_hist_metric_range(const struct tpstat_metric *mt, u64 *low,
+			      u64 *high)
+{
+	u64 lo = mt->low, hi = mt->high;
+
+	if (!hi) {
+		lo = tpstat_hist_unit_ranges[mt->unit].low;
+		hi = tpstat_hist_unit_ranges[mt->unit].high;
+	}
+	*low = tpstat_bucket_low(fls64(lo));
+	*high = tpstat_bucket_high(fls64(hi));
 }
 
 /*

@@ -164,6 +164,12 @@ void tpstat_atomic_hist_merge(const struct tpstat_atomic_hist *a,
 void tpstat_hist_summary_init(struct tpstat_hist_summary *s);
 /* Keeps min and max within the buckets that hold events. */
 void tpstat_hist_settle(struct tpstat_hist_summary *s);
+/*
+ * The first bucket's lowest value and the last's highest, of the buckets a
+ * histogram metric's export writes: those of its range, or of its unit's.
+ */
+void tpstat_hist_metric_range(const struct tpstat_metric *mt, u64 *low,
+			      u64 *high);
 
 /* symbol.c: bytes of @addr's function from @addr on, 0 if unknown */
 size_t tpstat_symbol_size(const void *addr);

@@ -41,6 +41,17 @@ static bool tpstat_metric_word(const char *s)
 	return s && s[0] && !strpbrk(s, " \t\n");
 }
 
+/*
+ * A histogram's range: its unit's (both 0), or its own from @low up;
+ * none for a counter or a gauge.
+ */
+static bool tpstat_metric_range_ok(const struct tpstat_metric *mt)
+{
+	if (mt->kind != TPSTAT_METRIC_HIST || !mt->high)
+		return !mt->low && !mt->high;
+	return mt->low <= mt->high;
+}
+
 /* The first of @set's metrics that is malformed, or -1 if none is. */
 static int tpstat_metrics_check(const struct tpstat_set *set)
 {
@@ -55,7 +66,8 @@ static int tpstat_metrics_check(const struct tpstat_set *set)
 		    mt->unit > TPSTAT_METRIC_BP ||
 		    !tpstat_metric_word(mt->pattern) ||
 		    !tpstat_metric_word(mt->name) ||
-		    !mt->help || strchr(mt->help, '\n'))
+		    !mt->help || strchr(mt->help, '\n') ||
+		    !tpstat_metric_range_ok(mt))
 			return i;
 	}
 	return -1;
@@ -239,7 +251,7 @@ int __tpstat_set_register(struct tpstat_set *set, struct module *owner)
 	}
 	bad = tpstat_metrics_check(set);
 	if (bad >= 0) {
-		pr_err("tpstat: %s: metric %d is malformed (an unknown kind or unit, a NULL field, or a blank in its pattern or name)\n",
+		pr_err("tpstat: %s: metric %d is malformed (an unknown kind or unit, a NULL field, a blank in its pattern or name, or a bad range)\n",
 		       set->name, bad);
 		return -EINVAL;
 	}

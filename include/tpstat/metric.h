@@ -18,9 +18,21 @@
  * first declaration whose pattern matches a line, the set's before the
  * core's: declare the narrower of two overlapping patterns first
  * ("slices.{comm+}.max" before "slices.{comm+}").
+ *
+ * A histogram's declaration also fixes the log2 buckets an export writes:
+ * all of them from the one holding its lowest value to the one holding its
+ * highest, on every scrape, whichever were seen, so that a rate of each
+ * bucket is whole from the first scrape on. Values below the range count
+ * in its first bucket (exact, as an export's buckets are cumulative),
+ * values above it only in the total. TPSTAT_HIST_METRIC() takes its
+ * unit's range: nanoseconds 256 ns to 4.3 s (2^32 - 1), bytes 8 B to
+ * 16 MiB, basis points 0 to 10000, other values 0 to 65535;
+ * TPSTAT_HIST_METRIC_RANGE() names its own.
  */
 #ifndef _TPSTAT_METRIC_H
 #define _TPSTAT_METRIC_H
+
+#include <linux/types.h>
 
 /**
  * enum tpstat_metric_kind - how a metric's value moves
@@ -61,11 +73,15 @@ enum tpstat_metric_unit {
  *        adds, with the word of its unit as exported (hardirq_seconds,
  *        requested_bytes, frag_ratio); no space
  * @help: one line that says what the metric counts
+ * @low: a histogram's lowest value its export's buckets tell apart
+ * @high: a histogram's highest value its export's buckets tell apart;
+ *        0 (with @low 0) for its unit's range; 0 for a counter or a gauge
  *
  * Declare them with TPSTAT_COUNTER_METRIC(), TPSTAT_GAUGE_METRIC() and
  * TPSTAT_HIST_METRIC() in a const array, in the order a reader must try
  * them, and point the set's @metrics at it. tpstat_set_register() refuses
- * a set with a NULL field, or a space in a pattern or a name.
+ * a set with a NULL field, a space in a pattern or a name, or a range
+ * whose @low is above its @high or that is not a histogram's.
  */
 struct tpstat_metric {
 	enum tpstat_metric_kind kind;
@@ -73,6 +89,8 @@ struct tpstat_metric {
 	const char *pattern;
 	const char *name;
 	const char *help;
+	u64 low;
+	u64 high;
 };
 
 #define TPSTAT_METRIC(k, pat, nm, u, h) \
@@ -86,8 +104,13 @@ struct tpstat_metric {
 #define TPSTAT_GAUGE_METRIC(pattern, name, unit, help) \
 	TPSTAT_METRIC(TPSTAT_METRIC_GAUGE, pattern, name, unit, help)
 
-/* Lines of @pattern are a histogram's. */
+/* Lines of @pattern are a histogram's, exported with its unit's buckets. */
 #define TPSTAT_HIST_METRIC(pattern, name, unit, help) \
 	TPSTAT_METRIC(TPSTAT_METRIC_HIST, pattern, name, unit, help)
+
+/* The same, exported with the buckets from the one of @lo to that of @hi. */
+#define TPSTAT_HIST_METRIC_RANGE(pat, nm, u, lo, hi, h) \
+	{ .kind = TPSTAT_METRIC_HIST, .unit = (u), .pattern = (pat), \
+	  .name = (nm), .help = (h), .low = (lo), .high = (hi) }
 
 #endif /* _TPSTAT_METRIC_H */

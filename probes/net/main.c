@@ -10,6 +10,7 @@
  *   echo 'len > 128 && dev == lo' > /sys/kernel/debug/tpstat/net/filter
  */
 #include <linux/module.h>
+#include <linux/sizes.h>
 #include <trace/events/net.h>
 #include <trace/events/skb.h>
 
@@ -137,9 +138,10 @@ static const struct tpstat_metric tpstat_net_metrics[] = {
 			      "dev_not_sent",
 			      TPSTAT_METRIC_NONE,
 			      "Packets a device's driver did not take (not NETDEV_TX_OK)"),
-	TPSTAT_HIST_METRIC("sizes.{direction}", "packet_size_bytes",
-			   TPSTAT_METRIC_BYTES,
-			   "Packet lengths, link-layer header included, received (rx) or sent (tx)"
+	/* From an Ethernet header's 14 bytes to a GSO packet's 64 KiB and more. */
+	TPSTAT_HIST_METRIC_RANGE("sizes.{direction}", "packet_size_bytes",
+				 TPSTAT_METRIC_BYTES, 8, SZ_128K - 1,
+				 "Packet lengths, link-layer header included, received (rx) or sent (tx)"
 	),
 	TPSTAT_HIST_METRIC("queue.ns", "queue_seconds", TPSTAT_METRIC_NS,
 			   "Time from a packet's queueing (net_dev_queue) to its driver (net_dev_start_xmit)"

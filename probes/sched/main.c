@@ -110,8 +110,10 @@ static const struct tpstat_metric tpstat_sched_metrics[] = {
 			   "On-CPU time per slice"),
 	TPSTAT_HIST_METRIC("offcpu", "offcpu_seconds", TPSTAT_METRIC_NS,
 			   "Blocked time, from a voluntary switch-out to the wakeup"),
-	TPSTAT_HIST_METRIC("lifetime", "lifetime_seconds", TPSTAT_METRIC_NS,
-			   "Task lifetime at exit"),
+	/* From 65 us, a short command's, to 73 minutes, a long job's. */
+	TPSTAT_HIST_METRIC_RANGE("lifetime", "lifetime_seconds",
+				 TPSTAT_METRIC_NS, 1ULL << 16, (1ULL << 42) - 1,
+				 "Task lifetime at exit"),
 	/* A command's fields before the command alone: "<comm>.max" is one. */
 	TPSTAT_GAUGE_METRIC("slices.{comm+}.max", "slices_max_seconds",
 			    TPSTAT_METRIC_NS,

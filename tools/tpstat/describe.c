@@ -9,15 +9,21 @@
  * it prints. A line no pattern describes still goes out, untyped, under
  * its own name, as every line of a set without a metrics file does.
  *
- * A metrics file: its first line "# tpstat metrics 1", the format's
- * version (a file without it is no metrics file this command reads);
- * lines starting with '#' are comments; each other line is
- *   KIND UNIT PATTERN METRIC HELP...
- * separated by single spaces: KIND counter, gauge or hist; UNIT none, ns
- * or bytes; METRIC the name after tpstat_<set>_; HELP the rest of the
- * line. A line that does not fit that, or whose pattern does not parse,
- * is left out and the others kept: one bad declaration costs its own
- * lines their types, not the set's.
+ * A metrics file: its first line "# tpstat metrics 2", the format's
+ * version (a file without it, or version 1's line, is no metrics file
+ * this command reads); lines starting with '#' are comments; each other
+ * line is
+ *   KIND UNIT PATTERN METRIC BUCKETS HELP...
+ * separated by single spaces: KIND counter, gauge or hist; UNIT none, ns,
+ * bytes or bp; METRIC the name after tpstat_<set>_; BUCKETS, for a
+ * histogram, "LOW..HIGH", the lowest value of the first log2 bucket its
+ * export writes and the highest of the last (0 or a power of two, and
+ * one less than a power of two), "-" for a counter or a gauge; HELP the
+ * rest of the line. Version 1 had no BUCKETS: its histograms get their
+ * unit's buckets, as the kernel gives one declared without a range, and
+ * so does a histogram no declaration describes. A line that does not fit
+ * that, or whose pattern does not parse, is left out and the others kept:
+ * one bad declaration costs its own lines their types, not the set's.
  *
  * In a pattern, components are separated by dots, as in the names:
  *   word      itself
@@ -46,7 +52,8 @@
 
 #include "tpstat.h"
 
-#define TPSTAT_METRICS_VERSION	"# tpstat metrics 1"
+#define TPSTAT_METRICS_VERSION	"# tpstat metrics 2"
+#define TPSTAT_METRICS_VERSION_1	"# tpstat metrics 1"
 
 static const char *const tpstat_kind_words[] = {
 	[TPSTAT_COUNTER] = "counter",
@@ -124,20 +131,93 @@ static bool pattern_ok(const char *p, size_t n)
 	return !depth && multi <= 1;
 }
 
-/* One line "KIND UNIT PATTERN METRIC HELP..." of @n bytes; false if not. */
-static bool parse_metric(const char *s, size_t n, struct tpstat_metric *m)
+/*
+ * The buckets the kernel gives a histogram declared without a range
+ * (core/hist.c), by unit: a histogram of a version 1 file, or of none.
+ */
+static const struct {
+	unsigned long long low, high;
+} tpstat_unit_buckets[] = {
+	[TPSTAT_UNIT_NONE] = { 0, 65535 },
+	[TPSTAT_UNIT_NS] = { 256, 4294967295ULL },
+	[TPSTAT_UNIT_BYTES] = { 8, 16777215 },
+	[TPSTAT_UNIT_BP] = { 0, 10000 },
+};
+
+/* The log2 bucket that holds @v: 0 for 0, else its highest bit's place + 1. */
+static unsigned int bucket_of(unsigned long long v)
 {
-	const char *end = s + n, *f[4];
-	size_t len[4];
-	unsigned int i;
+	return v ? 64 - __builtin_clzll(v) : 0;
+}
+
+unsigned long long tpstat_bucket_high(unsigned int i)
+{
+	return i >= 64 ? ~0ULL : (1ULL << i) - 1;
+}
+
+void tpstat_unit_buckets_of(enum tpstat_unit unit, unsigned int *first,
+			    unsigned int *last)
+{
+	*first = bucket_of(tpstat_unit_buckets[unit].low);
+	*last = bucket_of(tpstat_unit_buckets[unit].high);
+}
+
+/* A decimal number of @n bytes at @s, all digits; false if not. */
+static bool parse_ull(const char *s, size_t n, unsigned long long *v)
+{
+	size_t i;
+
+	*v = 0;
+	if (!n || n > 20)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9' ||
+		    *v > (~0ULL - (s[i] - '0')) / 10)
+			return false;
+		*v = *v * 10 + (s[i] - '0');
+	}
+	return true;
+}
+
+/*
+ * BUCKETS of @n bytes: "-" for a counter or a gauge; a histogram's
+ * "LOW..HIGH", a bucket's lowest value and a bucket's highest.
+ */
+static bool parse_buckets(const char *s, size_t n, struct tpstat_metric *m)
+{
+	const char *dots = memchr(s, '.', n);
+	unsigned long long low, high;
+
+	if (m->kind != TPSTAT_HIST)
+		return n == 1 && s[0] == '-';
+	if (!dots || dots + 1 >= s + n || dots[1] != '.' ||
+	    !parse_ull(s, dots - s, &low) ||
+	    !parse_ull(dots + 2, s + n - dots - 2, &high) || low > high ||
+	    (low & (low - 1)) || (high != ~0ULL && ((high + 1) & high)))
+		return false;
+	m->first_bucket = bucket_of(low);
+	m->last_bucket = bucket_of(high);
+	return true;
+}
+
+/*
+ * One line "KIND UNIT PATTERN METRIC BUCKETS HELP..." of @n bytes, without
+ * BUCKETS in version 1; false if not.
+ */
+static bool parse_metric(const char *s, size_t n, int version,
+			 struct tpstat_metric *m)
+{
+	const char *end = s + n, *f[5];
+	size_t len[5];
+	unsigned int i, nr = version == 1 ? 4 : 5;
 	int kind, unit;
 
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < nr; i++) {
 		const char *sp = memchr(s, ' ', end - s);
 
 		f[i] = s;
 		len[i] = (sp ? sp : end) - s;
-		if (!len[i] || (i < 3 && !sp))
+		if (!len[i] || (i < nr - 1 && !sp))
 			return false;
 		s = sp ? sp + 1 : end;
 	}
@@ -152,6 +232,9 @@ static bool parse_metric(const char *s, size_t n, struct tpstat_metric *m)
 			return false;
 	m->kind = kind;
 	m->unit = unit;
+	tpstat_unit_buckets_of(unit, &m->first_bucket, &m->last_bucket);
+	if (version > 1 && !parse_buckets(f[4], len[4], m))
+		return false;
 	m->pattern = tpstat_strndup(f[2], len[2]);
 	m->name = tpstat_strndup(f[3], len[3]);
 	m->help = s < end ? tpstat_strndup(s, end - s) : NULL;
@@ -163,12 +246,17 @@ int tpstat_parse_metrics(const char *text, size_t len,
 {
 	const char *end = text + len, *nl;
 	size_t n, vlen = strlen(TPSTAT_METRICS_VERSION);
+	int version;
 
 	metrics->m = NULL;
 	metrics->nr = 0;
 	nl = memchr(text, '\n', len);
 	n = (nl ? nl : end) - text;
-	if (n != vlen || memcmp(text, TPSTAT_METRICS_VERSION, vlen))
+	if (n == vlen && !memcmp(text, TPSTAT_METRICS_VERSION, vlen))
+		version = 2;
+	else if (n == vlen && !memcmp(text, TPSTAT_METRICS_VERSION_1, vlen))
+		version = 1;
+	else
 		return -EPROTO;
 	while (nl) {
 		struct tpstat_metric m;
@@ -177,7 +265,7 @@ int tpstat_parse_metrics(const char *text, size_t len,
 		nl = memchr(text, '\n', end - text);
 		n = (nl ? nl : end) - text;
 		if (!n || text[0] == '#' || memchr(text, '\0', n) ||
-		    !parse_metric(text, n, &m))
+		    !parse_metric(text, n, version, &m))
 			continue;
 		metrics->m = tpstat_realloc(metrics->m,
 					    (metrics->nr + 1) * sizeof(*metrics->m));
@@ -213,7 +301,7 @@ void tpstat_say_untyped(const char *set, int err)
 		tpstat_err("%s has no metrics file, as a module older than this tpstat: %s",
 			   set, untyped);
 	else if (err == -EPROTO)
-		tpstat_err("%s/metrics does not start \"%s\", as a module of another version: %s",
+		tpstat_err("%s/metrics does not start \"%s\" (or 1), as a module of another version: %s",
 			   set, TPSTAT_METRICS_VERSION, untyped);
 	else
 		tpstat_err("%s/metrics: %s: %s", set, strerror(-err), untyped);
@@ -662,6 +750,8 @@ static void describe_match(struct tpstat_meaning *m,
 	m->help = pat->help ? tpstat_strdup(pat->help) : NULL;
 	m->kind = pat->kind;
 	m->unit = pat->unit;
+	m->first_bucket = pat->first_bucket;
+	m->last_bucket = pat->last_bucket;
 	/* Every key of the pattern, each with the value the name gave it. */
 	while ((s = strchr(s, '{')) && m->nr_labels < TPSTAT_LABELS_MAX) {
 		struct tpstat_label *l = &m->labels[m->nr_labels++];
@@ -737,6 +827,7 @@ static bool describe_hist(struct tpstat_meaning *m, const char *name,
 	}
 	describe_unknown(m, name, len);
 	m->kind = TPSTAT_HIST;
+	tpstat_unit_buckets_of(m->unit, &m->first_bucket, &m->last_bucket);
 	return true;
 }
 

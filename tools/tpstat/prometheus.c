@@ -6,7 +6,10 @@
  * _sum and _count, and their min, max and percentiles, which a Prometheus
  * histogram cannot hold, come as gauges of their own, named for what they
  * are: since the set's last reset, not over a dashboard's window
- * (_min_since_reset, _max_since_reset, _p50_since_reset, ...).
+ * (_min_since_reset, _max_since_reset, _p50_since_reset, ...). A
+ * histogram's le bounds are all the log2 buckets its declaration names,
+ * on every scrape, whatever was seen: counts below the first bound are in
+ * it, as buckets are cumulative, those above the last in +Inf alone.
  * Nanoseconds are written as seconds and basis points as a ratio from 0
  * to 1, exactly, the units Prometheus names want. Unless the export's
  * flags keep them, what would multiply a fleet's series or renew their
@@ -49,6 +52,8 @@ struct family {
 	char *help;
 	enum tpstat_kind kind;
 	enum tpstat_unit unit;
+	/* A histogram's log2 buckets, its le bounds. */
+	unsigned int first_bucket, last_bucket;
 	struct series *series;
 	size_t nr;
 };
@@ -136,10 +141,14 @@ static struct family *family_of(struct exposition *e, const char *set,
 	fam = find_family(e, name.s);
 	if (fam) {
 		tpstat_buf_free(&name);
-		if (fam->kind == m->kind && fam->unit == m->unit)
+		if (fam->kind == m->kind && fam->unit == m->unit &&
+		    (m->kind != TPSTAT_HIST ||
+		     (fam->first_bucket == m->first_bucket &&
+		      fam->last_bucket == m->last_bucket)))
 			return fam;
-		tpstat_err("%s/stats: %s would be %s, already a %s: left out", set,
-			   stat, fam->name, tpstat_types[fam->kind]);
+		tpstat_err("%s/stats: %s would be %s, already a %s%s: left out",
+			   set, stat, fam->name, tpstat_types[fam->kind],
+			   fam->kind == m->kind ? " of other buckets or unit" : "");
 		return NULL;
 	}
 	e->f = tpstat_realloc(e->f, (e->nr + 1) * sizeof(*e->f));
@@ -148,6 +157,8 @@ static struct family *family_of(struct exposition *e, const char *set,
 	fam->name = name.s;
 	fam->kind = m->kind;
 	fam->unit = m->unit;
+	fam->first_bucket = m->first_bucket;
+	fam->last_bucket = m->last_bucket;
 	if (m->help)
 		tpstat_buf_printf(&help, "%s", m->help);
 	else if (m->kind == TPSTAT_HIST)
@@ -435,36 +446,6 @@ static int cmp_ull(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/*
- * The family's upper bounds: every bucket's of every series, so that all
- * series share one layout and can be summed by le, and one below the
- * lowest bucket, where the count is still 0.
- */
-static unsigned long long *bounds_of(const struct family *fam, size_t *nr)
-{
-	unsigned long long *b = NULL, low = ~0ULL;
-	size_t i, j, n = 0, out;
-
-	for (i = 0; i < fam->nr; i++) {
-		const struct series *s = &fam->series[i];
-
-		b = tpstat_realloc(b, (n + s->nr_buckets + 1) * sizeof(*b));
-		for (j = 0; j < s->nr_buckets; j++) {
-			b[n++] = s->buckets[j].high;
-			if (s->buckets[j].low < low)
-				low = s->buckets[j].low;
-		}
-	}
-	if (n && low > 0)
-		b[n++] = low - 1;
-	qsort(b, n, sizeof(*b), cmp_ull);
-	for (i = 0, out = 0; i < n; i++)
-		if (!out || b[i] != b[out - 1])
-			b[out++] = b[i];
-	*nr = out;
-	return b;
-}
-
 static void put_sample(FILE *f, const char *name, const char *suffix,
 		       const char *labels, const char *le, unsigned long long value,
 		       enum tpstat_unit unit)
@@ -507,8 +488,8 @@ static void put_histogram(FILE *f, const struct family *fam)
 		{ TPSTAT_HIST_P99, "_p99_since_reset",
 		  ": the 99th percentile since the reset, from the buckets" },
 	};
-	size_t nr_bounds, i, b, j, g;
-	unsigned long long *bounds = bounds_of(fam, &nr_bounds);
+	size_t i, j, g;
+	unsigned int b;
 	char le[VALUE_MAX];
 
 	put_family_head(f, fam->name, "", fam->help, "", "histogram");
@@ -518,11 +499,14 @@ static void put_histogram(FILE *f, const struct family *fam)
 
 		if (s->duplicate)
 			continue;
-		for (b = 0, j = 0; b < nr_bounds; b++) {
-			for (; j < s->nr_buckets && s->buckets[j].high <= bounds[b]; j++)
+		/* The last bound is below +Inf: never the bucket of 2^64 - 1. */
+		for (b = fam->first_bucket, j = 0; b <= fam->last_bucket && b < 64; b++) {
+			unsigned long long bound = tpstat_bucket_high(b);
+
+			for (; j < s->nr_buckets && s->buckets[j].high <= bound; j++)
 				below += s->buckets[j].n;
 			put_sample(f, fam->name, "_bucket", s->labels,
-				   format_value(le, bounds[b], fam->unit), below,
+				   format_value(le, bound, fam->unit), below,
 				   TPSTAT_UNIT_NONE);
 		}
 		put_sample(f, fam->name, "_bucket", s->labels, "+Inf",
@@ -541,7 +525,6 @@ static void put_histogram(FILE *f, const struct family *fam)
 					   fam->series[i].labels, NULL,
 					   fam->series[i].hist[gauges[g].part], fam->unit);
 	}
-	free(bounds);
 }
 
 static int cmp_bucket(const void *a, const void *b)

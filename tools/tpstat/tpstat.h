@@ -251,6 +251,8 @@ struct tpstat_meaning {
 	enum tpstat_hist_part part;
 	size_t prefix_len;
 	unsigned long long bucket_low, bucket_high;
+	/* For TPSTAT_HIST: the log2 buckets its export writes, as struct tpstat_metric's. */
+	unsigned int first_bucket, last_bucket;
 	/*
 	 * For watch: the table a keyed line is a row of ("site by site"),
 	 * its row (the values of its labels, one per line, empty for one it
@@ -277,7 +279,20 @@ struct tpstat_metric {
 	char *name;
 	/* NULL when the line has none. */
 	char *help;
+	/*
+	 * A histogram's buckets in an export: log2 buckets by index, 0 the
+	 * value 0 and i > 0 from 2^(i-1) to 2^i - 1, from @first_bucket to
+	 * @last_bucket, every one on every scrape.
+	 */
+	unsigned int first_bucket, last_bucket;
 };
+
+/* The highest value of log2 bucket @i (struct tpstat_metric's buckets). */
+unsigned long long tpstat_bucket_high(unsigned int i);
+
+/* The buckets of a histogram of @unit declared without its own. */
+void tpstat_unit_buckets_of(enum tpstat_unit unit, unsigned int *first,
+			    unsigned int *last);
 
 /* A set's metrics file: what its stats lines are, in the order tried. */
 struct tpstat_metrics {
