@@ -1,16 +1,31 @@
 # SPDX-License-Identifier: GPL-2.0
 # Each set's metrics file: the format's version first, then lines of a
-# known kind and unit, no metric given two kinds or units, and every line
+# known kind and unit, a histogram's buckets a range of log2 buckets and
+# none for the others, no metric given two kinds or units, and every line
 # of the set's stats file, after a workload that fills it, described by
 # one of its patterns. The patterns are read as include/tpstat/metric.h
 # defines them, by a reader of this file's own (an ERE each), not the
-# tpstat command's; a stats line no pattern matches is printed.
+# tpstat command's; a stats line no pattern matches is printed. And the
+# copy of it the tool's tests read (tests/tool/metrics/, in the payload's
+# fixture-metrics/) is the same to the byte, so that a module's change
+# its copy missed fails here.
 
 # The sets the tree ships, nested ones too, and the README's example.
 SETS="irq sched kmem net count count/mine stack stack/tpstat_test_fire
 stack/sched_switch stack/offcpu test test_tasks wakeup"
+FIXTURE=/payload/fixture-metrics
 
-plan 40
+plan 51
+
+# fixture_of SET: the tool fixtures' copy of SET's metrics file, if any:
+# a count instance has count's, the stack set's entries share one.
+fixture_of() {
+	case $1 in
+	count/*) echo $FIXTURE/count ;;
+	stack/*) echo $FIXTURE/stack-entry ;;
+	*) [ ! -e $FIXTURE/$1 ] || echo $FIXTURE/$1 ;;
+	esac
+}
 
 load tpstat
 load tpstat_test_tp
@@ -42,17 +57,35 @@ check_set() {
 	m=$TP/$1/metrics
 	s=$TP/$1/stats
 	out=/tmp/t-21.out
-	awk 'NR == 1 { ok = $0 == "# tpstat metrics 1"; if (!ok) print "line 1: " $0; next }
+	# A log2 bucket's lowest value is 0 or a power of two, its highest
+	# one less than a power of two (all digits: awk's doubles hold them).
+	awk 'function pow2(v) { while (v > 1 && v % 2 == 0) v /= 2; return v == 1 }
+	NR == 1 { ok = $0 == "# tpstat metrics 2"; if (!ok) print "line 1: " $0; next }
 	/^#/ { next }
-	NF < 5 || $1 !~ /^(counter|gauge|hist)$/ || $2 !~ /^(none|ns|bytes|bp)$/ {
+	{
+		split($5, r, /[.][.]/)
+		range = $5 ~ /^[0-9]+[.][.][0-9]+$/ && (r[1] == 0 || pow2(r[1])) &&
+			pow2(r[2] + 1) && r[1] + 0 <= r[2] + 0
+	}
+	NF < 6 || $1 !~ /^(counter|gauge|hist)$/ || $2 !~ /^(none|ns|bytes|bp)$/ ||
+	($1 == "hist" ? !range : $5 != "-") {
 		ok = 0
 		print "line " NR ": " $0
 	}
 	END { exit !(ok && NR > 5) }' "$m" > $out
 	rc=$?
 	sed 's/^/# /' $out
-	check "$1: its metrics file is version 1, each line of a known kind and unit" \
+	check "$1: its metrics file is version 2, each line of a known kind and unit, a histogram's buckets a range of log2 buckets" \
 		[ $rc -eq 0 ]
+
+	f=$(fixture_of $1)
+	if [ -n "$f" ]; then
+		cmp $m $f > $out 2>&1
+		rc=$?
+		[ $rc -eq 0 ] || diff $f $m | head -n 10 | sed 's/^/# /'
+		check "$1: its metrics file is the tool fixtures' copy (tests/tool/metrics/${f##*/}) to the byte" \
+			[ $rc -eq 0 ]
+	fi
 
 	awk '/^#/ { next }
 	($4 in seen) && seen[$4] != $1 " " $2 {
@@ -98,7 +131,7 @@ check_set() {
 		return r
 	}
 	FNR == NR {
-		if (/^#/ || NF < 5)
+		if (/^#/ || NF < 6)
 			next
 		r = ere($3)
 		if ($1 == "hist")
