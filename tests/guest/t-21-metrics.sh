@@ -18,10 +18,12 @@ FIXTURE=/payload/fixture-metrics
 plan 51
 
 # fixture_of SET: the tool fixtures' copy of SET's metrics file, if any:
-# a count instance has count's, the stack set's entries share one.
+# a count instance has count's, the stack set's entries share one but
+# the off-CPU entry, which has its own.
 fixture_of() {
 	case $1 in
 	count/*) echo $FIXTURE/count ;;
+	stack/offcpu) echo $FIXTURE/stack-offcpu ;;
 	stack/*) echo $FIXTURE/stack-entry ;;
 	*) [ ! -e $FIXTURE/$1 ] || echo $FIXTURE/$1 ;;
 	esac
