@@ -12,7 +12,7 @@
  *     "sets": { "count": { "probes": [ { "tracepoint": "kmalloc",
  *       "state": "attached", "hits": 5, "dropped": 0 } ],
  *       "stats": { "since_reset_ns": 727328894, ... },
- *       "metrics": [ "# tpstat metrics 1", ... ] } } }
+ *       "metrics": [ "# tpstat metrics 2", ... ] } } }
  */
 #include <errno.h>
 #include <stdlib.h>
