@@ -81,12 +81,24 @@ state_of() {
 
 fire() { echo "$1" > "$FIRE"; }
 
-# for_host FILE: FILE goes to the host, printed after the TAP copy
-# (run-tests); the host finds it in the guest's log by its name.
+# for_host FILE: FILE goes to the host, printed by send_for_host (after
+# the TAP copy, in run-tests); the host finds it in the guest's log by its
+# name (scripts/guest-file).
 HOST_FILES=/tmp/host
 for_host() {
 	mkdir -p $HOST_FILES
 	cp "$1" $HOST_FILES/
+}
+
+# send_for_host: the files for_host kept, each between lines the host
+# looks for, with its md5sum, so that the host knows it got them whole.
+send_for_host() {
+	for f in "$HOST_FILES"/*; do
+		[ -f "$f" ] || continue
+		echo "TPSTAT-FILE-BEGIN $(basename "$f") $(md5sum < "$f" | cut -d ' ' -f 1)"
+		cat "$f"
+		echo TPSTAT-FILE-END
+	done
 }
 
 # Fires N events from CPU C.
