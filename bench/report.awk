@@ -162,6 +162,9 @@ function completeness(    c, clk, i, k, v, s, m) {
 		expect(clk, "empty.calls", 1)
 		expect(clk, "sched_tpstat.latencies", reps + 1)
 		expect(clk, "sched_bpf.latencies", reps + 1)
+		expect(clk, "sched_offcpu.waits", reps + 1)
+		expect(clk, "sched_offcpu.other", reps + 1)
+		expect(clk, "sched_bpf_offcpu.waits", reps + 1)
 		expect(clk, "work_sets.loaded", reps + 1)
 		expect(clk, "work_sets.unattached_probes", reps + 1)
 		expect(clk, "work_others.loaded", reps + 1)
@@ -200,6 +203,8 @@ function completeness(    c, clk, i, k, v, s, m) {
 		want_reps(clk, "sched none", sched[clk, "none"])
 		want_reps(clk, "sched tpstat", sched[clk, "tpstat"])
 		want_reps(clk, "sched bpf", sched[clk, "bpf"])
+		want_reps(clk, "sched offcpu", sched[clk, "offcpu"])
+		want_reps(clk, "sched bpf_offcpu", sched[clk, "bpf_offcpu"])
 	}
 	k = split(SCALED, v, " ")
 	for (i = 1; i <= k; i++) {
@@ -284,13 +289,13 @@ function unit_table(kind, what, rows,    r, k, i, label, c, clk) {
 	}
 }
 
-# unit_third(KIND, TITLE): tpstat's cost over the run without probes at
-# most a third of the BPF program's.
-function unit_third(kind, title,    a, b, c, d) {
-	a = unit_over(kind, "icount", "tpstat"); b = unit_over(kind, "icount", "bpf")
-	c = unit_over(kind, "wall", "tpstat"); d = unit_over(kind, "wall", "bpf")
+# unit_share(KIND, MINE, RIVAL, K, TITLE): MINE's cost over the run without
+# probes at most 1/K of RIVAL's.
+function unit_share(kind, mine, rival, k, title,    a, b, c, d) {
+	a = unit_over(kind, "icount", mine); b = unit_over(kind, "icount", rival)
+	c = unit_over(kind, "wall", mine); d = unit_over(kind, "wall", rival)
 	printf "| %s | %s vs %s | %s vs %s | %s |\n", title, fmt(a), fmt(b), fmt(c), fmt(d),
-		verdict(a == "" || b == "" ? "" : a * 3 <= b, c == "" || d == "" ? "" : c * 3 <= d)
+		verdict(a == "" || b == "" ? "" : a * k <= b, c == "" || d == "" ? "" : c * k <= d)
 }
 
 # Mean over the CPUs of each CPU's median loop, per event.
@@ -641,10 +646,16 @@ END {
 	print "Context switches: a pipe ping-pong (`sched-load pingpong`) with no probes,"
 	print "with tpstat_sched, and with runqlat's logic as a BPF program (a wakeup"
 	print "into a hash map, the switch-in looks it up, deletes it and adds to a"
-	print "log2 histogram), per context switch of the run without probes."
+	print "log2 histogram); with tpstat_stack's offcpu entry (`offcpu by"
+	print "stack,pid,comm`, 16 frames), and with offcputime's work as a BPF program"
+	print "(a voluntary switch out walks the kernel stack with bpf_get_stackid() and"
+	print "saves {pid, stack id, comm} and the time in a hash map by pid; the switch"
+	print "in takes it out and adds the time to that key's row in a per-CPU hash);"
+	print "per context switch of the run without probes."
 	print ""
 	unit_table("sched", "context switches",
-		"none no probes|tpstat tpstat_sched|bpf BPF runqlat")
+		"none no probes|tpstat tpstat_sched|bpf BPF runqlat|" \
+		"offcpu tpstat_stack's offcpu entry|bpf_offcpu BPF offcputime's work")
 
 	print ""
 	printf "Slab allocations: a loop of %s kmalloc(64) and kfree pairs from one call\n", nk
@@ -776,9 +787,12 @@ END {
 			fmt(over("wall", t[1])), fmt(over("wall", t[2])), verdict(a, b)
 	}
 	where = "target: tpstat_sched per switch"
-	unit_third("sched", "tpstat_sched at most a third of BPF runqlat per switch")
+	unit_share("sched", "tpstat", "bpf", 3, "tpstat_sched at most a third of BPF runqlat per switch")
+	where = "target: offcpu per switch"
+	unit_share("sched", "offcpu", "bpf_offcpu", 2,
+		"tpstat_stack's offcpu entry at most half of BPF offcputime's work per switch")
 	where = "target: tpstat_kmem per kmalloc and kfree"
-	unit_third("kmalloc", "tpstat_kmem at most a third of BPF memleak's work per kmalloc and kfree")
+	unit_share("kmalloc", "tpstat", "bpf", 3, "tpstat_kmem at most a third of BPF memleak's work per kmalloc and kfree")
 	where = "target: tpstat_net per packet event"
 	packet_third("net_tpstat", "net_bpf", "tpstat_net at most a third of BPF doing its work, per packet event")
 	where = "target: devices per packet event"

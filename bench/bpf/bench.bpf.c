@@ -332,6 +332,72 @@ int runqlat_switch(struct bpf_raw_tracepoint_args *ctx)
 }
 
 /*
+ * offcputime's work (libbpf-tools' offcputime, kernel stacks only), for
+ * tpstat_stack's offcpu entry: a task that blocks has its kernel stack
+ * walked into a stack map, and its key and the time saved in a start map
+ * by pid; switched in again, the time since is added to its key's row in
+ * a per-CPU hash, made at first sight. Blocks as tpstat counts them:
+ * voluntary switches out (offcputime's default takes every switch out;
+ * the ping-pong's are all voluntary). sched_switch passes (preempt, prev,
+ * next, prev_state) on both kernels.
+ */
+#define OFFCPU_TASK_DEAD	0x80
+
+struct offcpu_start {
+	__u64 ts;
+	struct bench_offcpu_key key;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BENCH_TASKS);
+	__type(key, __u32);
+	__type(value, struct offcpu_start);
+} offcpu_starts SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, BENCH_STACKS);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, BENCH_STACK_DEPTH * sizeof(__u64));
+} offcpu_stacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, BENCH_STACKS);
+	__type(key, struct bench_offcpu_key);
+	__type(value, struct bench_row);
+} offcpu_rows SEC(".maps");
+
+SEC("raw_tracepoint/sched_switch")
+int offcpu_switch(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct task_struct *prev = (struct task_struct *)ctx->args[1];
+	struct task_struct *next = (struct task_struct *)ctx->args[2];
+	unsigned int state = (unsigned int)ctx->args[3];
+	struct offcpu_start start = {}, *found;
+	__u32 pid = BPF_CORE_READ(prev, pid);
+
+	/* prev is current: the stack walked and the command are its own. */
+	if (pid && !(__u8)ctx->args[0] && state && !(state & OFFCPU_TASK_DEAD)) {
+		start.key.pid = pid;
+		start.key.kstack = bpf_get_stackid(ctx, &offcpu_stacks, 0);
+		bpf_get_current_comm(start.key.comm, sizeof(start.key.comm));
+		start.ts = bpf_ktime_get_ns();
+		bpf_map_update_elem(&offcpu_starts, &pid, &start, BPF_ANY);
+	}
+	pid = BPF_CORE_READ(next, pid);
+	if (!pid)
+		return 0;
+	found = bpf_map_lookup_elem(&offcpu_starts, &pid);
+	if (!found)
+		return 0;
+	start = *found;
+	bpf_map_delete_elem(&offcpu_starts, &pid);
+	return row_add(&offcpu_rows, &start.key, bpf_ktime_get_ns() - start.ts);
+}
+
+/*
  * memleak's work, keyed by call site as tpstat_kmem is rather than by
  * stack: each allocation saved under its pointer until freed, and per-site
  * sums. Every event is also counted in counts, for the bench's check.

@@ -37,6 +37,17 @@ struct bench_row {
 /* As tpstat_sched's default max_tasks: tasks whose wakeup is held. */
 #define BENCH_TASKS	8192
 
+/*
+ * offcputime's key (kernel stacks only): the task, the id of the kernel
+ * stack it blocked in, its command; as tpstat_stack's "offcpu by
+ * stack,pid,comm". A negative id is the stack walk's error.
+ */
+struct bench_offcpu_key {
+	__u32 pid;
+	__s32 kstack;
+	char comm[16];
+};
+
 /* As tpstat_bench's pairing map: starts held at once. */
 #define BENCH_PAIRS	1024
 

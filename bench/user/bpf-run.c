@@ -5,6 +5,7 @@
  *
  *   bpf-run bench.bpf.o raw_count CMD [ARG...]
  *   bpf-run bench.bpf.o runqlat_wakeup,runqlat_wakeup_new,runqlat_switch CMD
+ *   bpf-run bench.bpf.o offcpu_switch CMD
  *
  * The stack program's run also prints how many stacks it kept ("stacks N")
  * and the frames of the deepest ("frames N").
@@ -235,6 +236,31 @@ static __u64 kstack_events(struct bpf_object *obj)
 	return total;
 }
 
+/*
+ * Waits the off-CPU program summed under a stack it kept: a wait whose
+ * stack was lost (a negative id) is not counted, and fails the check.
+ */
+static __u64 offcpu_events(struct bpf_object *obj)
+{
+	struct bpf_map *map = bpf_object__find_map_by_name(obj, "offcpu_rows");
+	struct bench_row *rows = calloc(cpus, sizeof(*rows));
+	struct bench_offcpu_key key, prev, *last = NULL;
+	__u64 total = 0;
+	int cpu;
+
+	while (rows && !bpf_map__get_next_key(map, last, &key, sizeof(key))) {
+		if (key.kstack >= 0 &&
+		    !bpf_map__lookup_elem(map, &key, sizeof(key), rows,
+					  cpus * sizeof(*rows), 0))
+			for (cpu = 0; cpu < cpus; cpu++)
+				total += rows[cpu].count;
+		prev = key;
+		last = &prev;
+	}
+	free(rows);
+	return total;
+}
+
 /* Is @name one of the comma-separated @names? */
 static int wanted(const char *names, const char *name)
 {
@@ -297,7 +323,8 @@ int main(int argc, char **argv)
 	/* Only the loaded program wrote to a map; the others are empty. */
 	printf("events %llu\n", (unsigned long long)(count_events(obj) +
 		hist_events(obj) + table_events(obj) + keyed_events(obj) +
-		pair_events(obj) + net_events(obj) + kstack_events(obj)));
+		pair_events(obj) + net_events(obj) + kstack_events(obj) +
+		offcpu_events(obj)));
 	if (kstacks_kept)
 		printf("stacks %u\nframes %u\n", kstacks_kept, kstack_frames);
 	bpf_object__close(obj);
