@@ -132,6 +132,16 @@ int tpstat_read(const char *rel, char **text, size_t *len)
 	return 0;
 }
 
+int tpstat_read_version(char **version)
+{
+	size_t len;
+	int err = tpstat_read("version", version, &len);
+
+	if (!err)
+		(*version)[strcspn(*version, "\n")] = '\0';
+	return err;
+}
+
 int tpstat_write(const char *rel, const char *line)
 {
 	struct tpstat_buf b = { 0 };

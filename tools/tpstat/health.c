@@ -70,15 +70,13 @@ static int put_build_info(FILE *f)
 	struct tpstat_buf labels = { 0 };
 	struct utsname uts;
 	char *module;
-	size_t len;
 	int err;
 
-	err = tpstat_read("version", &module, &len);
+	err = tpstat_read_version(&module);
 	if (err) {
 		tpstat_file_error("version", err);
 		return -1;
 	}
-	module[strcspn(module, "\n")] = '\0';
 	tpstat_prometheus_label(&labels, "version", TPSTAT_VERSION);
 	tpstat_prometheus_label(&labels, "module", module);
 	tpstat_prometheus_label(&labels, "kernel", uname(&uts) ? "unknown" : uts.release);

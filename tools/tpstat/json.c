@@ -141,15 +141,14 @@ int tpstat_export_json(FILE *f, char **sets, size_t nr)
 	struct tpstat_stats memory;
 	struct tpstat_probes probes;
 	char *version;
-	size_t i, len, done = 0;
+	size_t i, done = 0;
 	int err, ret = 0;
 
-	err = tpstat_read("version", &version, &len);
+	err = tpstat_read_version(&version);
 	if (err) {
 		tpstat_file_error("version", err);
 		return -1;
 	}
-	version[strcspn(version, "\n")] = '\0';
 	err = tpstat_read_values("memory", &memory);
 	if (err) {
 		tpstat_file_error("memory", err);

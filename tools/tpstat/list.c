@@ -220,8 +220,8 @@ static void list_header(size_t nr)
 	unsigned long long bytes = 0;
 	size_t len;
 
-	if (!tpstat_read("version", &version, &len))
-		version[strcspn(version, "\n")] = '\0';
+	/* An unreadable one leaves it NULL, shown as "?". */
+	tpstat_read_version(&version);
 	if (!tpstat_read("memory", &memory, &len)) {
 		total = strstr(memory, "\ntotal ");
 		if (total)

@@ -118,6 +118,12 @@ int tpstat_read(const char *rel, char **text, size_t *len);
 void tpstat_file_error(const char *rel, int err);
 
 /*
+ * The loaded core's version, "0.1.0", from tpstat/version without its
+ * newline; as tpstat_read() for what it returns.
+ */
+int tpstat_read_version(char **version);
+
+/*
  * Writes @line, and a newline, to tpstat/@rel in one write(); when
  * lockdown refuses the file (EPERM), or there is no tpstat/ under debugfs,
  * "@rel @line" to tpstat_control_file() instead, if it is there. Returns
