@@ -292,27 +292,17 @@ static int tpstat_bench_stats(struct seq_file *m, struct tpstat_set *set)
 	return 0;
 }
 
-static struct tpstat_data *const tpstat_bench_data[] = {
-	&bench_hist.data,
-	&bench_table.data,
-	&bench_pairs.data,
-	&bench_keyed.data,
-	&bench_wide.data,
-	&bench_filter.data,
-	&bench_devices.data,
-};
-
-static const struct tpstat_file tpstat_bench_files[] = {
-	TPSTAT_FILTER_FILE("filter", &bench_filter),
-};
-
 static struct tpstat_set tpstat_bench_set = {
 	.name = "bench",
 	.nr_probes = 1,
-	.data = tpstat_bench_data,
-	.nr_data = ARRAY_SIZE(tpstat_bench_data),
-	.files = tpstat_bench_files,
-	.nr_files = ARRAY_SIZE(tpstat_bench_files),
+	TPSTAT_DATA(&bench_hist.data,
+		    &bench_table.data,
+		    &bench_pairs.data,
+		    &bench_keyed.data,
+		    &bench_wide.data,
+		    &bench_filter.data,
+		    &bench_devices.data),
+	TPSTAT_FILES(TPSTAT_FILTER_FILE("filter", &bench_filter)),
 	.stats = tpstat_bench_stats,
 };
 

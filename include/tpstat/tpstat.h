@@ -249,6 +249,11 @@ void *tpstat_file_priv(struct seq_file *m);
  *            the control file may write them (guarded by the core's mutex)
  * @control_writers: private: writes to its files through the control file
  *                   in flight, which its unregister waits for
+ *
+ * A set declared outside any function lists its probes, files and data in
+ * place with TPSTAT_PROBES(), TPSTAT_FILES() and TPSTAT_DATA(), which fill
+ * in each array and its count. A set built at run time (an entry a control
+ * file adds) points the fields at arrays of its own.
  */
 struct tpstat_set {
 	const char *name;
@@ -280,6 +285,27 @@ struct tpstat_set {
 	bool files_up;
 	atomic_t control_writers;
 };
+
+/*
+ * A list of a set's, written in place in its initializer: an array with
+ * static storage, as the set's own, and its count. Outside any function
+ * only: in one, the array would live on its stack.
+ */
+#define __TPSTAT_LIST(field, type, ...)					\
+	.field = (type[]) { __VA_ARGS__ },				\
+	.nr_##field = ARRAY_SIZE(((type[]) { __VA_ARGS__ }))
+
+/* The set's probes: TPSTAT_PROBE() or TPSTAT_MODULE_PROBE() each. */
+#define TPSTAT_PROBES(...) \
+	__TPSTAT_LIST(probes, struct tpstat_probe, __VA_ARGS__)
+
+/* The set's files: TPSTAT_HIST_FILE(), { .name, .show } and the like. */
+#define TPSTAT_FILES(...) \
+	__TPSTAT_LIST(files, const struct tpstat_file, __VA_ARGS__)
+
+/* The set's data: &x.data of each primitive its probes update. */
+#define TPSTAT_DATA(...) \
+	__TPSTAT_LIST(data, struct tpstat_data *const, __VA_ARGS__)
 
 /**
  * tpstat_stats_word() - a label as one word, for a stats key

@@ -23,44 +23,6 @@ static unsigned int max_tasklets = 64;
 module_param(max_tasklets, uint, 0400);
 MODULE_PARM_DESC(max_tasklets, "tasklet functions tracked (1-4096, default 64)");
 
-static struct tpstat_probe tpstat_irq_probes[] = {
-	TPSTAT_PROBE(irq_handler_entry, tpstat_irq_handler_entry),
-	TPSTAT_PROBE(irq_handler_exit, tpstat_irq_handler_exit),
-	TPSTAT_PROBE(softirq_raise, tpstat_irq_softirq_raise),
-	TPSTAT_PROBE(softirq_entry, tpstat_irq_softirq_entry),
-	TPSTAT_PROBE(softirq_exit, tpstat_irq_softirq_exit),
-	TPSTAT_PROBE(tasklet_entry, tpstat_irq_tasklet_entry),
-	TPSTAT_PROBE(tasklet_exit, tpstat_irq_tasklet_exit),
-};
-
-static const struct tpstat_file tpstat_irq_files[] = {
-	{ .name = "hardirq", .show = tpstat_irq_hardirq_show },
-	{ .name = "hardirq_hist", .show = tpstat_irq_hardirq_hist_show },
-	{ .name = "softirq", .show = tpstat_irq_softirq_show },
-	{ .name = "softirq_hist", .show = tpstat_irq_softirq_hist_show },
-	{ .name = "softirq_latency", .show = tpstat_irq_softirq_latency_show },
-	{ .name = "tasklet", .show = tpstat_irq_tasklet_show },
-};
-
-static struct tpstat_data *const tpstat_irq_data[] = {
-	&tpstat_hardirq_scratch.data,
-	&tpstat_hardirq_handlers.data,
-	&tpstat_hardirq_all.data,
-	&tpstat_hardirq_unpaired.data,
-	&tpstat_softirq_frames.data,
-	&tpstat_softirq_raises.data,
-	&tpstat_softirq_raised.data,
-	&tpstat_softirq_runs.data,
-	&tpstat_softirq_irq_ns.data,
-	&tpstat_softirq_ns.data,
-	&tpstat_softirq_latency.data,
-	&tpstat_softirq_worst.data,
-	&tpstat_softirq_unpaired.data,
-	&tpstat_tasklet_scratch.data,
-	&tpstat_tasklets.data,
-	&tpstat_tasklet_unpaired.data,
-};
-
 static const struct tpstat_metric tpstat_irq_metrics[] = {
 	TPSTAT_GAUGE_METRIC("hardirq.keys", "hardirq_keys", TPSTAT_METRIC_NONE,
 			    "Handlers with a row"),
@@ -144,12 +106,35 @@ static const struct tpstat_metric tpstat_irq_metrics[] = {
 
 static struct tpstat_set tpstat_irq_set = {
 	.name = "irq",
-	.probes = tpstat_irq_probes,
-	.nr_probes = ARRAY_SIZE(tpstat_irq_probes),
-	.files = tpstat_irq_files,
-	.nr_files = ARRAY_SIZE(tpstat_irq_files),
-	.data = tpstat_irq_data,
-	.nr_data = ARRAY_SIZE(tpstat_irq_data),
+	TPSTAT_PROBES(TPSTAT_PROBE(irq_handler_entry, tpstat_irq_handler_entry),
+		      TPSTAT_PROBE(irq_handler_exit, tpstat_irq_handler_exit),
+		      TPSTAT_PROBE(softirq_raise, tpstat_irq_softirq_raise),
+		      TPSTAT_PROBE(softirq_entry, tpstat_irq_softirq_entry),
+		      TPSTAT_PROBE(softirq_exit, tpstat_irq_softirq_exit),
+		      TPSTAT_PROBE(tasklet_entry, tpstat_irq_tasklet_entry),
+		      TPSTAT_PROBE(tasklet_exit, tpstat_irq_tasklet_exit)),
+	TPSTAT_FILES({ .name = "hardirq", .show = tpstat_irq_hardirq_show },
+		     { .name = "hardirq_hist", .show = tpstat_irq_hardirq_hist_show },
+		     { .name = "softirq", .show = tpstat_irq_softirq_show },
+		     { .name = "softirq_hist", .show = tpstat_irq_softirq_hist_show },
+		     { .name = "softirq_latency", .show = tpstat_irq_softirq_latency_show },
+		     { .name = "tasklet", .show = tpstat_irq_tasklet_show }),
+	TPSTAT_DATA(&tpstat_hardirq_scratch.data,
+		    &tpstat_hardirq_handlers.data,
+		    &tpstat_hardirq_all.data,
+		    &tpstat_hardirq_unpaired.data,
+		    &tpstat_softirq_frames.data,
+		    &tpstat_softirq_raises.data,
+		    &tpstat_softirq_raised.data,
+		    &tpstat_softirq_runs.data,
+		    &tpstat_softirq_irq_ns.data,
+		    &tpstat_softirq_ns.data,
+		    &tpstat_softirq_latency.data,
+		    &tpstat_softirq_worst.data,
+		    &tpstat_softirq_unpaired.data,
+		    &tpstat_tasklet_scratch.data,
+		    &tpstat_tasklets.data,
+		    &tpstat_tasklet_unpaired.data),
 	.stats = tpstat_irq_stats,
 	.metrics = tpstat_irq_metrics,
 	.nr_metrics = ARRAY_SIZE(tpstat_irq_metrics),

@@ -27,38 +27,6 @@ static unsigned int max_outstanding = 8192;
 module_param(max_outstanding, uint, 0400);
 MODULE_PARM_DESC(max_outstanding, "allocations followed until freed (1-4194304, default 8192)");
 
-static struct tpstat_probe tpstat_kmem_probes[] = {
-	TPSTAT_PROBE(kmalloc, tpstat_kmem_kmalloc),
-	TPSTAT_PROBE(kmem_cache_alloc, tpstat_kmem_cache_alloc),
-	TPSTAT_PROBE(kfree, tpstat_kmem_kfree),
-	TPSTAT_PROBE(kmem_cache_free, tpstat_kmem_cache_free),
-	TPSTAT_PROBE(mm_page_alloc, tpstat_kmem_page_alloc),
-	TPSTAT_PROBE(mm_page_free, tpstat_kmem_page_free),
-	TPSTAT_PROBE(mm_page_alloc_extfrag, tpstat_kmem_extfrag),
-};
-
-static const struct tpstat_file tpstat_kmem_files[] = {
-	{ .name = "summary", .show = tpstat_kmem_summary_show },
-	{ .name = "callsites", .show = tpstat_kmem_callsites_show },
-	{ .name = "caches", .show = tpstat_kmem_caches_show },
-	{ .name = "sizes", .show = tpstat_kmem_sizes_show },
-	{ .name = "outstanding", .show = tpstat_kmem_outstanding_show },
-	{ .name = "pages", .show = tpstat_kmem_pages_show },
-};
-
-static struct tpstat_data *const tpstat_kmem_data[] = {
-	&tpstat_kmem_events.data,
-	&tpstat_kmem_allocated.data,
-	&tpstat_kmem_sizes.data,
-	&tpstat_kmem_sites.data,
-	&tpstat_kmem_caches.data,
-	&tpstat_kmem_live.data,
-	&tpstat_kmem_page_allocs.data,
-	&tpstat_kmem_page_frees.data,
-	&tpstat_kmem_page_types.data,
-	&tpstat_kmem_page_comms.data,
-};
-
 static const struct tpstat_metric tpstat_kmem_metrics[] = {
 	TPSTAT_COUNTER_METRIC("kmalloc", "kmalloc", TPSTAT_METRIC_NONE,
 			      "kmalloc() calls"),
@@ -162,12 +130,29 @@ static const struct tpstat_metric tpstat_kmem_metrics[] = {
 
 static struct tpstat_set tpstat_kmem_set = {
 	.name = "kmem",
-	.probes = tpstat_kmem_probes,
-	.nr_probes = ARRAY_SIZE(tpstat_kmem_probes),
-	.files = tpstat_kmem_files,
-	.nr_files = ARRAY_SIZE(tpstat_kmem_files),
-	.data = tpstat_kmem_data,
-	.nr_data = ARRAY_SIZE(tpstat_kmem_data),
+	TPSTAT_PROBES(TPSTAT_PROBE(kmalloc, tpstat_kmem_kmalloc),
+		      TPSTAT_PROBE(kmem_cache_alloc, tpstat_kmem_cache_alloc),
+		      TPSTAT_PROBE(kfree, tpstat_kmem_kfree),
+		      TPSTAT_PROBE(kmem_cache_free, tpstat_kmem_cache_free),
+		      TPSTAT_PROBE(mm_page_alloc, tpstat_kmem_page_alloc),
+		      TPSTAT_PROBE(mm_page_free, tpstat_kmem_page_free),
+		      TPSTAT_PROBE(mm_page_alloc_extfrag, tpstat_kmem_extfrag)),
+	TPSTAT_FILES({ .name = "summary", .show = tpstat_kmem_summary_show },
+		     { .name = "callsites", .show = tpstat_kmem_callsites_show },
+		     { .name = "caches", .show = tpstat_kmem_caches_show },
+		     { .name = "sizes", .show = tpstat_kmem_sizes_show },
+		     { .name = "outstanding", .show = tpstat_kmem_outstanding_show },
+		     { .name = "pages", .show = tpstat_kmem_pages_show }),
+	TPSTAT_DATA(&tpstat_kmem_events.data,
+		    &tpstat_kmem_allocated.data,
+		    &tpstat_kmem_sizes.data,
+		    &tpstat_kmem_sites.data,
+		    &tpstat_kmem_caches.data,
+		    &tpstat_kmem_live.data,
+		    &tpstat_kmem_page_allocs.data,
+		    &tpstat_kmem_page_frees.data,
+		    &tpstat_kmem_page_types.data,
+		    &tpstat_kmem_page_comms.data),
 	.stats = tpstat_kmem_stats,
 	.metrics = tpstat_kmem_metrics,
 	.nr_metrics = ARRAY_SIZE(tpstat_kmem_metrics),

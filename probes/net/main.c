@@ -34,43 +34,6 @@ static unsigned int max_sites = 128;
 module_param(max_sites, uint, 0400);
 MODULE_PARM_DESC(max_sites, "functions that drop, shown by name (1-65536, default 128)");
 
-static struct tpstat_probe tpstat_net_probes[] = {
-	TPSTAT_PROBE(net_dev_queue, tpstat_net_dev_queue),
-	TPSTAT_PROBE(net_dev_start_xmit, tpstat_net_dev_start_xmit),
-	TPSTAT_PROBE(net_dev_xmit, tpstat_net_dev_xmit),
-	TPSTAT_PROBE(netif_rx, tpstat_net_netif_rx),
-	TPSTAT_PROBE(netif_receive_skb_entry, tpstat_net_receive_skb_entry),
-	TPSTAT_PROBE(napi_gro_receive_entry, tpstat_net_gro_receive_entry),
-	TPSTAT_PROBE(netif_receive_skb_list_entry,
-		     tpstat_net_receive_skb_list_entry),
-	TPSTAT_PROBE(netif_receive_skb, tpstat_net_receive_skb),
-	TPSTAT_PROBE(kfree_skb, tpstat_net_kfree_skb),
-	TPSTAT_PROBE(consume_skb, tpstat_net_consume_skb),
-};
-
-static const struct tpstat_file tpstat_net_files[] = {
-	{ .name = "devices", .show = tpstat_net_devices_show },
-	{ .name = "rx_path", .show = tpstat_net_rx_path_show },
-	{ .name = "sizes", .show = tpstat_net_sizes_show },
-	{ .name = "queue", .show = tpstat_net_queue_show },
-	{ .name = "drops", .show = tpstat_net_drops_show },
-	TPSTAT_FILTER_FILE("filter", &tpstat_net_filter),
-};
-
-static struct tpstat_data *const tpstat_net_data[] = {
-	&tpstat_net_events.data,
-	&tpstat_net_rx_paths.data,
-	&tpstat_net_sizes.data,
-	&tpstat_net_devices.data,
-	&tpstat_net_queue_devices.data,
-	&tpstat_net_queue.data,
-	&tpstat_net_queued.data,
-	&tpstat_net_xmit_frames.data,
-	&tpstat_net_reasons.data,
-	&tpstat_net_drop_sites.data,
-	&tpstat_net_filter.data,
-};
-
 static const struct tpstat_metric tpstat_net_metrics[] = {
 	TPSTAT_COUNTER_METRIC("queued", "packets_queued", TPSTAT_METRIC_NONE,
 			      "Packets queued to be sent (net_dev_queue)"),
@@ -156,12 +119,34 @@ static const struct tpstat_metric tpstat_net_metrics[] = {
 
 static struct tpstat_set tpstat_net_set = {
 	.name = "net",
-	.probes = tpstat_net_probes,
-	.nr_probes = ARRAY_SIZE(tpstat_net_probes),
-	.files = tpstat_net_files,
-	.nr_files = ARRAY_SIZE(tpstat_net_files),
-	.data = tpstat_net_data,
-	.nr_data = ARRAY_SIZE(tpstat_net_data),
+	TPSTAT_PROBES(TPSTAT_PROBE(net_dev_queue, tpstat_net_dev_queue),
+		      TPSTAT_PROBE(net_dev_start_xmit, tpstat_net_dev_start_xmit),
+		      TPSTAT_PROBE(net_dev_xmit, tpstat_net_dev_xmit),
+		      TPSTAT_PROBE(netif_rx, tpstat_net_netif_rx),
+		      TPSTAT_PROBE(netif_receive_skb_entry, tpstat_net_receive_skb_entry),
+		      TPSTAT_PROBE(napi_gro_receive_entry, tpstat_net_gro_receive_entry),
+		      TPSTAT_PROBE(netif_receive_skb_list_entry,
+				   tpstat_net_receive_skb_list_entry),
+		      TPSTAT_PROBE(netif_receive_skb, tpstat_net_receive_skb),
+		      TPSTAT_PROBE(kfree_skb, tpstat_net_kfree_skb),
+		      TPSTAT_PROBE(consume_skb, tpstat_net_consume_skb)),
+	TPSTAT_FILES({ .name = "devices", .show = tpstat_net_devices_show },
+		     { .name = "rx_path", .show = tpstat_net_rx_path_show },
+		     { .name = "sizes", .show = tpstat_net_sizes_show },
+		     { .name = "queue", .show = tpstat_net_queue_show },
+		     { .name = "drops", .show = tpstat_net_drops_show },
+		     TPSTAT_FILTER_FILE("filter", &tpstat_net_filter)),
+	TPSTAT_DATA(&tpstat_net_events.data,
+		    &tpstat_net_rx_paths.data,
+		    &tpstat_net_sizes.data,
+		    &tpstat_net_devices.data,
+		    &tpstat_net_queue_devices.data,
+		    &tpstat_net_queue.data,
+		    &tpstat_net_queued.data,
+		    &tpstat_net_xmit_frames.data,
+		    &tpstat_net_reasons.data,
+		    &tpstat_net_drop_sites.data,
+		    &tpstat_net_filter.data),
 	.stats = tpstat_net_stats,
 	.metrics = tpstat_net_metrics,
 	.nr_metrics = ARRAY_SIZE(tpstat_net_metrics),

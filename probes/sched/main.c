@@ -35,26 +35,7 @@ module_param(max_migration_pairs, uint, 0400);
 MODULE_PARM_DESC(max_migration_pairs,
 		 "CPU pairs whose migrations are counted apart (1-65536, default 4096)");
 
-static struct tpstat_probe tpstat_sched_probes[] = {
-	TPSTAT_PROBE(sched_switch, tpstat_sched_switch),
-	TPSTAT_PROBE(sched_wakeup, tpstat_sched_wakeup),
-	TPSTAT_PROBE(sched_wakeup_new, tpstat_sched_wakeup_new),
-	TPSTAT_PROBE(task_newtask, tpstat_sched_newtask),
-	TPSTAT_PROBE(sched_process_exec, tpstat_sched_exec),
-	TPSTAT_PROBE(sched_process_exit, tpstat_sched_exit),
-	TPSTAT_PROBE(sched_migrate_task, tpstat_sched_migrate),
-};
-
-static const struct tpstat_file tpstat_sched_files[] = {
-	{ .name = "switches", .show = tpstat_sched_switches_show },
-	{ .name = "runqlat", .show = tpstat_sched_runqlat_show },
-	{ .name = "runqlat_cpus", .show = tpstat_sched_runqlat_cpus_show },
-	{ .name = "cpudist", .show = tpstat_sched_cpudist_show },
-	{ .name = "offcpu", .show = tpstat_sched_offcpu_show },
-	{ .name = "lifecycle", .show = tpstat_sched_lifecycle_show },
-	{ .name = "migrations", .show = tpstat_sched_migrations_show },
-};
-
+/* An array of the set's own, not TPSTAT_DATA(): load fills in its last. */
 static struct tpstat_data *tpstat_sched_data[] = {
 	&tpstat_sched_oncpu.data,
 	&tpstat_sched_switches.data,
@@ -151,10 +132,20 @@ static const struct tpstat_metric tpstat_sched_metrics[] = {
 
 static struct tpstat_set tpstat_sched_set = {
 	.name = "sched",
-	.probes = tpstat_sched_probes,
-	.nr_probes = ARRAY_SIZE(tpstat_sched_probes),
-	.files = tpstat_sched_files,
-	.nr_files = ARRAY_SIZE(tpstat_sched_files),
+	TPSTAT_PROBES(TPSTAT_PROBE(sched_switch, tpstat_sched_switch),
+		      TPSTAT_PROBE(sched_wakeup, tpstat_sched_wakeup),
+		      TPSTAT_PROBE(sched_wakeup_new, tpstat_sched_wakeup_new),
+		      TPSTAT_PROBE(task_newtask, tpstat_sched_newtask),
+		      TPSTAT_PROBE(sched_process_exec, tpstat_sched_exec),
+		      TPSTAT_PROBE(sched_process_exit, tpstat_sched_exit),
+		      TPSTAT_PROBE(sched_migrate_task, tpstat_sched_migrate)),
+	TPSTAT_FILES({ .name = "switches", .show = tpstat_sched_switches_show },
+		     { .name = "runqlat", .show = tpstat_sched_runqlat_show },
+		     { .name = "runqlat_cpus", .show = tpstat_sched_runqlat_cpus_show },
+		     { .name = "cpudist", .show = tpstat_sched_cpudist_show },
+		     { .name = "offcpu", .show = tpstat_sched_offcpu_show },
+		     { .name = "lifecycle", .show = tpstat_sched_lifecycle_show },
+		     { .name = "migrations", .show = tpstat_sched_migrations_show }),
 	.data = tpstat_sched_data,
 	.nr_data = ARRAY_SIZE(tpstat_sched_data),
 	.stats = tpstat_sched_stats,

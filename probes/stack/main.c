@@ -56,15 +56,10 @@ static int tpstat_stack_control_write(struct tpstat_set *set,
 	return tpstat_stack_add(line);
 }
 
-static const struct tpstat_file tpstat_stack_files[] = {
-	{ .name = "control", .show = tpstat_stack_control_show,
-	  .write = tpstat_stack_control_write, .no_header = true },
-};
-
 struct tpstat_set tpstat_stack_set = {
 	.name = "stack",
-	.files = tpstat_stack_files,
-	.nr_files = ARRAY_SIZE(tpstat_stack_files),
+	TPSTAT_FILES({ .name = "control", .show = tpstat_stack_control_show,
+		     .write = tpstat_stack_control_write, .no_header = true }),
 };
 
 /* tracepoints= is a list of control lines, separated by ';'. */

@@ -36,19 +36,14 @@ static void probe_subsys_eventb(void *data, unsigned int nth)
 	tpstat_probe_hit(data);
 }
 
-/*
- * MODULE_PROBE: a module provides these tracepoints, so the probes wait for
- * it rather than being reported missing from the kernel.
- */
-static struct tpstat_probe byname_probes[] = {
-	TPSTAT_MODULE_PROBE(subsys_event_tp, probe_subsys_event),
-	TPSTAT_MODULE_PROBE(subsys_eventb_tp, probe_subsys_eventb),
-};
-
 static struct tpstat_set byname_set = {
 	.name = "sample",
-	.probes = byname_probes,
-	.nr_probes = ARRAY_SIZE(byname_probes),
+	/*
+	 * MODULE_PROBE: a module provides these tracepoints, so the probes
+	 * wait for it rather than being reported missing from the kernel.
+	 */
+	TPSTAT_PROBES(TPSTAT_MODULE_PROBE(subsys_event_tp, probe_subsys_event),
+		      TPSTAT_MODULE_PROBE(subsys_eventb_tp, probe_subsys_eventb)),
 };
 
 static int __init byname_init(void)

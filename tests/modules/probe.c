@@ -79,12 +79,6 @@ static void tpstat_test_probe_absent(void *data, int unused)
 	tpstat_probe_hit(data);
 }
 
-static struct tpstat_probe tpstat_test_probes[] = {
-	TPSTAT_MODULE_PROBE(tpstat_test_fire, tpstat_test_probe_fire),
-	TPSTAT_MODULE_PROBE(tpstat_test_pair, tpstat_test_probe_pair),
-	TPSTAT_PROBE(TPSTAT_TP(tpstat_test_absent), tpstat_test_probe_absent),
-};
-
 static int tpstat_test_table_show(struct seq_file *m, struct tpstat_set *set)
 {
 	struct tpstat_table_row *rows, other;
@@ -188,21 +182,6 @@ static int tpstat_test_stats(struct seq_file *m, struct tpstat_set *set)
 	return err ?: tpstat_hist_print_stats(m, &test_pair_ns, "pair_ns");
 }
 
-static const struct tpstat_file tpstat_test_files[] = {
-	TPSTAT_HIST_FILE("hist", &test_hist),
-	{ .name = "table", .show = tpstat_test_table_show },
-};
-
-static struct tpstat_data *const tpstat_test_data[] = {
-	&test_hist.data,
-	&test_table.data,
-	&test_high.data,
-	&test_pairs.data,
-	&test_pair_ns.data,
-	&test_wide.data,
-	&test_wtable.data,
-};
-
 static const struct tpstat_metric tpstat_test_metrics[] = {
 	TPSTAT_HIST_METRIC("hist", "hist", TPSTAT_METRIC_NONE,
 			   "Values fired"),
@@ -272,12 +251,18 @@ static const struct tpstat_metric tpstat_test_bad_metrics[] = {
 
 static struct tpstat_set tpstat_test_set = {
 	.name = "test",
-	.probes = tpstat_test_probes,
-	.nr_probes = ARRAY_SIZE(tpstat_test_probes),
-	.files = tpstat_test_files,
-	.nr_files = ARRAY_SIZE(tpstat_test_files),
-	.data = tpstat_test_data,
-	.nr_data = ARRAY_SIZE(tpstat_test_data),
+	TPSTAT_PROBES(TPSTAT_MODULE_PROBE(tpstat_test_fire, tpstat_test_probe_fire),
+		      TPSTAT_MODULE_PROBE(tpstat_test_pair, tpstat_test_probe_pair),
+		      TPSTAT_PROBE(TPSTAT_TP(tpstat_test_absent), tpstat_test_probe_absent)),
+	TPSTAT_FILES(TPSTAT_HIST_FILE("hist", &test_hist),
+		     { .name = "table", .show = tpstat_test_table_show }),
+	TPSTAT_DATA(&test_hist.data,
+		    &test_table.data,
+		    &test_high.data,
+		    &test_pairs.data,
+		    &test_pair_ns.data,
+		    &test_wide.data,
+		    &test_wtable.data),
 	.stats = tpstat_test_stats,
 	.metrics = tpstat_test_metrics,
 	.nr_metrics = ARRAY_SIZE(tpstat_test_metrics),

@@ -44,10 +44,6 @@ static void tpstat_test_tasks_fire(void *data, u64 value)
 				value & 1, value, "%s", current->comm);
 }
 
-static struct tpstat_probe tpstat_test_tasks_probes[] = {
-	TPSTAT_MODULE_PROBE(tpstat_test_fire, tpstat_test_tasks_fire),
-};
-
 /* The reader's own events, as its words hold them. */
 static int tpstat_test_task_show(struct seq_file *m, struct tpstat_set *set)
 {
@@ -89,15 +85,6 @@ static int tpstat_test_tasks_stats(struct seq_file *m, struct tpstat_set *set)
 	return 0;
 }
 
-static const struct tpstat_file tpstat_test_tasks_files[] = {
-	{ .name = "task", .show = tpstat_test_task_show, .no_header = true },
-};
-
-static struct tpstat_data *const tpstat_test_tasks_data[] = {
-	&test_tasks.data,
-	&test_comms.data,
-};
-
 static const struct tpstat_metric tpstat_test_tasks_metrics[] = {
 	TPSTAT_COUNTER_METRIC("comms.{comm+}.even", "comms_even",
 			      TPSTAT_METRIC_NONE,
@@ -110,12 +97,10 @@ static const struct tpstat_metric tpstat_test_tasks_metrics[] = {
 
 static struct tpstat_set tpstat_test_tasks_set = {
 	.name = "test_tasks",
-	.probes = tpstat_test_tasks_probes,
-	.nr_probes = ARRAY_SIZE(tpstat_test_tasks_probes),
-	.files = tpstat_test_tasks_files,
-	.nr_files = ARRAY_SIZE(tpstat_test_tasks_files),
-	.data = tpstat_test_tasks_data,
-	.nr_data = ARRAY_SIZE(tpstat_test_tasks_data),
+	TPSTAT_PROBES(TPSTAT_MODULE_PROBE(tpstat_test_fire, tpstat_test_tasks_fire)),
+	TPSTAT_FILES({ .name = "task", .show = tpstat_test_task_show,
+		     .no_header = true }),
+	TPSTAT_DATA(&test_tasks.data, &test_comms.data),
 	.stats = tpstat_test_tasks_stats,
 	.metrics = tpstat_test_tasks_metrics,
 	.nr_metrics = ARRAY_SIZE(tpstat_test_tasks_metrics),

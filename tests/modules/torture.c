@@ -980,17 +980,12 @@ static int torture_stats(struct seq_file *m, struct tpstat_set *set)
 	return 0;
 }
 
-static struct tpstat_data *const torture_data[] = {
-	&torture_pairs.data,
-	&torture_tasks.data,
-	&torture_keyed.data,
-	&torture_stacks.data,
-};
-
 static struct tpstat_set torture_set = {
 	.name = "torture",
-	.data = torture_data,
-	.nr_data = ARRAY_SIZE(torture_data),
+	TPSTAT_DATA(&torture_pairs.data,
+		    &torture_tasks.data,
+		    &torture_keyed.data,
+		    &torture_stacks.data),
 	.stats = torture_stats,
 };
 
