@@ -4,6 +4,7 @@
  */
 #include <linux/ctype.h>
 #include <linux/module.h>
+#include <linux/sched/task_stack.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
@@ -71,6 +72,17 @@ static int tpstat_metrics_check(const struct tpstat_set *set)
 			return i;
 	}
 	return -1;
+}
+
+/*
+ * @set or one of its lists lives on the caller's stack, as TPSTAT_PROBES()
+ * and the rest do written inside a function: gone before the set would be.
+ */
+static bool tpstat_set_on_stack(const struct tpstat_set *set)
+{
+	return object_is_on_stack(set) || object_is_on_stack(set->probes) ||
+	       object_is_on_stack(set->files) || object_is_on_stack(set->data) ||
+	       object_is_on_stack(set->metrics);
 }
 
 static size_t tpstat_data_bytes(const struct tpstat_data *d)
@@ -247,6 +259,11 @@ int __tpstat_set_register(struct tpstat_set *set, struct module *owner)
 
 	if (!tpstat_name_valid(set->name)) {
 		pr_err("tpstat: probe set name is not an identifier\n");
+		return -EINVAL;
+	}
+	if (tpstat_set_on_stack(set)) {
+		pr_err("tpstat: %s: the set or a list of it is on the stack; declare it outside any function\n",
+		       set->name);
 		return -EINVAL;
 	}
 	bad = tpstat_metrics_check(set);

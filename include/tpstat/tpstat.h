@@ -289,7 +289,7 @@ struct tpstat_set {
 /*
  * A list of a set's, written in place in its initializer: an array with
  * static storage, as the set's own, and its count. Outside any function
- * only: in one, the array would live on its stack.
+ * only: in one, the array would live on its stack, which register refuses.
  */
 #define __TPSTAT_LIST(field, type, ...)					\
 	.field = (type[]) { __VA_ARGS__ },				\
@@ -331,7 +331,8 @@ void tpstat_stats_word(char *buf, size_t size, const char *label);
  * leaves out the frames of that module's code.
  *
  * Return: 0, -EINVAL for a malformed set, probe name, metric (a NULL field,
- * a space in a pattern or a name) or data size, -EEXIST
+ * a space in a pattern or a name) or data size, or a set or list of it on
+ * the caller's stack, -EEXIST
  * if a set of that name is registered (under the same parent), -ENOMEM.
  */
 #define tpstat_set_register(set)	__tpstat_set_register(set, THIS_MODULE)

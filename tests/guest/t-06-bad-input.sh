@@ -3,7 +3,7 @@
 # -EINVAL (or the errno that says why), at most one kernel log line, and
 # nothing changes.
 
-plan 118
+plan 121
 
 # refused DESC FILE STRING [ERRNO]: a line of no tpstat module's in the
 # window too, which the count must pass over.
@@ -111,6 +111,13 @@ rmmod tpstat_test_probe
 for p in table_keys=0 table_keys=65537 table_keys=-5; do
 	refused_load "tpstat_test_probe refuses $p" tpstat_test_probe "$p" EINVAL
 done
+# Its files and data listed in place inside init, on the stack: refused,
+# the one line says why.
+lines=$(kmsg_lines)
+refused_load "tpstat_test_probe refuses lists on the stack" tpstat_test_probe \
+	stack_lists=1 EINVAL
+check "the log says the lists are on the stack" \
+	sh -c "dmesg | tail -n +$((lines + 1)) | grep -q 'tpstat: test: the set or a list of it is on the stack'"
 check "nothing is left of the refused loads" \
 	sh -c "! grep -qE '^(tpstat_count|tpstat_test_probe) ' /proc/modules"
 unload_all

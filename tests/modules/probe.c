@@ -38,6 +38,10 @@ static bool bad_metric;
 module_param(bad_metric, bool, 0400);
 MODULE_PARM_DESC(bad_metric, "declare a metric whose name has a blank, which register must refuse");
 
+static bool stack_lists;
+module_param(stack_lists, bool, 0400);
+MODULE_PARM_DESC(stack_lists, "list the set's files and data inside init, on its stack, which register must refuse");
+
 static struct tpstat_hist test_hist = TPSTAT_HIST("value");
 static struct tpstat_pairs test_pairs = TPSTAT_PAIRS(1024, 0);
 static struct tpstat_hist test_pair_ns = TPSTAT_HIST("nsecs");
@@ -268,11 +272,35 @@ static struct tpstat_set tpstat_test_set = {
 	.nr_metrics = ARRAY_SIZE(tpstat_test_metrics),
 };
 
+/*
+ * What TPSTAT_FILES() and TPSTAT_DATA() allow written in a function: their
+ * arrays on its stack, gone when it returns. Were the set taken, it goes
+ * again at once, and the load fails with EBUSY rather than EINVAL.
+ */
+static int tpstat_test_register_stack_lists(void)
+{
+	int err;
+
+	tpstat_test_set = (struct tpstat_set){
+		.name = "test",
+		TPSTAT_FILES(TPSTAT_HIST_FILE("hist", &test_hist)),
+		TPSTAT_DATA(&test_hist.data),
+	};
+	err = tpstat_set_register(&tpstat_test_set);
+	if (!err) {
+		tpstat_set_unregister(&tpstat_test_set);
+		err = -EBUSY;
+	}
+	return err;
+}
+
 static int __init tpstat_test_probe_init(void)
 {
 	test_table.capacity = table_keys;
 	test_pairs.capacity = pair_keys;
 	test_pairs.max_age = (u64)pair_age_ms * NSEC_PER_MSEC;
+	if (stack_lists)
+		return tpstat_test_register_stack_lists();
 	if (bad_metric) {
 		tpstat_test_set.metrics = tpstat_test_bad_metrics;
 		tpstat_test_set.nr_metrics = ARRAY_SIZE(tpstat_test_bad_metrics);
