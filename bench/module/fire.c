@@ -8,8 +8,8 @@
  *   echo 200000 > /sys/kernel/debug/tpstat_bench/fire_all
  *   cat /sys/kernel/debug/tpstat_bench/result
  *
- * kmalloc runs a loop of its own instead: N kmalloc()s of 64 bytes, each
- * freed at once, for the slab allocator's tracepoints (kmalloc, kfree).
+ * kmalloc runs a loop of its own instead: N kmalloc()s of 64 bytes, freed
+ * 32 at a time, for the slab allocator's tracepoints (kmalloc, kfree).
  * packets sends N frames of 128 bytes over lo, each built, queued with
  * dev_queue_xmit(), received and dropped before the next, for the network
  * stack's tracepoints (see tpstat_bench_packet()).
@@ -95,21 +95,30 @@ static void tpstat_bench_fire_sequential(u64 n)
 }
 
 /*
- * One kmalloc and one kfree per event, from this one call site. A perf
- * ring buffer's reader runs only when the loop yields: often, so that it
+ * One kmalloc and one kfree per event, from this one call site, in
+ * batches: TPSTAT_BENCH_KMALLOC_BATCH objects held at once, then freed,
+ * so that the events carry that many addresses. A pairing map's cost for
+ * one address depends on whether its home slot is free, which KASLR
+ * decides anew at each boot; over a batch it is the average. A perf ring
+ * buffer's reader runs only when the loop yields: often, so that it
  * keeps up.
  */
-static u64 tpstat_bench_kmalloc(u64 n)
+#define TPSTAT_BENCH_KMALLOC_BATCH	32
+
+static __always_inline u64 tpstat_bench_kmalloc(u64 n)
 {
-	u64 i;
+	void *p[TPSTAT_BENCH_KMALLOC_BATCH];
+	u64 i, j, batch;
 
-	for (i = 0; i < n; i++) {
-		void *p = kmalloc(TPSTAT_BENCH_KMALLOC_BYTES, GFP_KERNEL);
-
-		/* Else the compiler may drop the pair as having no effect. */
+	for (i = 0; i < n; i += batch) {
+		batch = min_t(u64, n - i, TPSTAT_BENCH_KMALLOC_BATCH);
+		for (j = 0; j < batch; j++)
+			p[j] = kmalloc(TPSTAT_BENCH_KMALLOC_BYTES, GFP_KERNEL);
+		/* Else the compiler may drop the pairs as having no effect. */
 		barrier_data(p);
-		kfree(p);
-		if ((i & 0x3ff) == 0x3ff)
+		for (j = 0; j < batch; j++)
+			kfree(p[j]);
+		if ((i & ~0x3ffULL) != ((i + batch) & ~0x3ffULL))
 			cond_resched();
 	}
 	return n;
