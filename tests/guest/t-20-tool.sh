@@ -13,7 +13,7 @@
 # whose lines is left untyped, which goes to the host for promtool and
 # node_exporter (scripts/check-export).
 
-plan 54
+plan 55
 
 TOOL=/payload/bin/tpstat
 
@@ -309,6 +309,12 @@ for_host /tmp/tpstat.prom
 out=$($TOOL export --json -o /tmp/tpstat.json 2>&1)
 is "export --json -o: exit 0, no warning" "$? $out" "0 "
 for_host /tmp/tpstat.json
+# A second scrape, after more events: the host checks that each histogram
+# has the same le set in both (scripts/check-export).
+fire 7
+out=$($TOOL export --prometheus -o /tmp/tpstat2.prom 2>&1)
+is "export --prometheus again, after 7 more events: exit 0, no warning" "$? $out" "0 "
+for_host /tmp/tpstat2.prom
 
 # stat -p PID,PID: two processes, each waiting at a gate, then firing
 # events itself and from a child it forks (5 and 2, 4 and 3); a third
