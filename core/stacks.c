@@ -397,6 +397,7 @@ static void tpstat_stack_row(const struct tpstat_stacks *s,
 
 	row->count = atomic64_read(&e->count);
 	row->sum = atomic64_read(&e->sum);
+	row->handle = (u64)g->seq << 32 | id;
 	row->key = e->key;
 	row->nr = e->nr;
 	row->frames = e->frames;
@@ -446,6 +447,12 @@ again:
 	return rows;
 }
 EXPORT_SYMBOL_GPL(tpstat_stacks_rows);
+
+u32 tpstat_stacks_generation(const struct tpstat_stacks *s)
+{
+	return READ_ONCE(s->live)->seq;
+}
+EXPORT_SYMBOL_GPL(tpstat_stacks_generation);
 
 void tpstat_stacks_print_frames(struct seq_file *m,
 				const struct tpstat_stack_row *row,

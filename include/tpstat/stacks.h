@@ -144,6 +144,8 @@ bool tpstat_stacks_add_value(struct tpstat_stacks *s, u64 handle, u64 value);
  * struct tpstat_stack_row - one stack and key, as read
  * @count: its events
  * @sum: the values added to it by tpstat_stacks_add_value()
+ * @handle: its handle, as tpstat_stacks_hold() gives it: for a reader that
+ *          saved handles elsewhere (a pairing map) and groups them by row
  * @key: the small key
  * @nr: frames
  * @frames: the frames, innermost first, in the live generation: valid until
@@ -152,6 +154,7 @@ bool tpstat_stacks_add_value(struct tpstat_stacks *s, u64 handle, u64 value);
 struct tpstat_stack_row {
 	u64 count;
 	u64 sum;
+	u64 handle;
 	struct tpstat_key key;
 	unsigned int nr;
 	const unsigned long *frames;
@@ -167,6 +170,19 @@ struct tpstat_stack_row {
  */
 struct tpstat_stack_row *tpstat_stacks_rows(const struct tpstat_stacks *s,
 					    unsigned int *nr);
+
+/**
+ * tpstat_stacks_generation() - the generation rows are held in now
+ * @s: the counts
+ *
+ * For a reader that saved handles (tpstat_stacks_hold()) and matches them
+ * to rows: a handle whose upper half is not this was held before the last
+ * reset, and its row is gone. Call it where resets cannot run (a show or
+ * stats callback): it stays the same until the next one.
+ *
+ * Return: the upper half of the handles held until the next reset.
+ */
+u32 tpstat_stacks_generation(const struct tpstat_stacks *s);
 
 /**
  * tpstat_stacks_print_frames() - a row's frames, one a line, each named

@@ -2,7 +2,8 @@
 /*
  * tpstat_kmem.ko: what its parts share. slab.c holds the slab probes (call
  * sites, caches, sizes, outstanding allocations), page.c the page
- * allocator's, output.c the files, main.c the set.
+ * allocator's, output.c the files, stacks.c those of the outstanding
+ * allocations by stack, main.c the set.
  */
 #ifndef _TPSTAT_KMEM_H
 #define _TPSTAT_KMEM_H
@@ -42,7 +43,10 @@ enum { KMEM_CACHE_FREES, KMEM_CACHE_COUNTERS };
 /*
  * What an allocation saves in the pairing map until it is freed, in a
  * pair's three words: a, its call site; b, a hint to the site's row, for
- * the free to find it without a lookup; ts, the jiffies since boot it was
+ * the free to find it without a lookup, or if the set keeps stacks (from
+ * its load to its unload) the handle of its stack's row instead, which
+ * the files of outstanding allocations by stack group the map's entries
+ * by (the free then looks the site up); ts, the jiffies since boot it was
  * made at, above its size. The time is in the high bits so that ts orders
  * starts by age, as the map does when it must evict the oldest to make
  * room: 40 bits of jiffies last 34 years at HZ=1000, and 24 bits hold any
@@ -82,6 +86,8 @@ extern struct tpstat_hist tpstat_kmem_sizes;		/* requested */
 extern struct tpstat_keyed tpstat_kmem_sites;		/* requested sizes */
 extern struct tpstat_keyed tpstat_kmem_caches;		/* object sizes */
 extern struct tpstat_pairs tpstat_kmem_live;		/* by pointer */
+extern struct tpstat_stacks tpstat_kmem_stacks;		/* stacks=1 */
+extern bool tpstat_kmem_by_stack;			/* stacks=1 */
 extern struct tpstat_counter tpstat_kmem_page_allocs;	/* per order */
 extern struct tpstat_counter tpstat_kmem_page_frees;	/* per order */
 extern struct tpstat_counter tpstat_kmem_page_types;	/* per migratetype */
@@ -116,5 +122,10 @@ int tpstat_kmem_sizes_show(struct seq_file *m, struct tpstat_set *set);
 int tpstat_kmem_outstanding_show(struct seq_file *m, struct tpstat_set *set);
 int tpstat_kmem_pages_show(struct seq_file *m, struct tpstat_set *set);
 int tpstat_kmem_stats(struct seq_file *m, struct tpstat_set *set);
+
+/* stacks.c */
+int tpstat_kmem_stacks_show(struct seq_file *m, struct tpstat_set *set);
+int tpstat_kmem_stacks_folded_show(struct seq_file *m, struct tpstat_set *set);
+int tpstat_kmem_stacks_stats(struct seq_file *m);
 
 #endif /* _TPSTAT_KMEM_H */

@@ -4,8 +4,14 @@
  * allocations not yet freed, and the page allocator, from cat:
  *
  *   insmod tpstat_kmem.ko [max_sites=256] [max_caches=64] [max_outstanding=8192]
+ *                         [stacks=0] [stack_depth=16] [max_stacks=1024]
  *   cat /sys/kernel/debug/tpstat/kmem/{summary,callsites,caches,sizes}
  *   cat /sys/kernel/debug/tpstat/kmem/{outstanding,pages,stats}
+ *   cat /sys/kernel/debug/tpstat/kmem/outstanding_{stacks,folded}	(stacks=1)
+ *
+ * Stacks are a load-time choice, for the module's life: each allocation
+ * followed then keeps its stack's handle in the map where it keeps a hint
+ * otherwise, and every entry must be one or the other.
  */
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -26,6 +32,21 @@ MODULE_PARM_DESC(max_caches, "slab caches shown by name (1-65536, default 64)");
 static unsigned int max_outstanding = 8192;
 module_param(max_outstanding, uint, 0400);
 MODULE_PARM_DESC(max_outstanding, "allocations followed until freed (1-4194304, default 8192)");
+
+static bool stacks;
+module_param(stacks, bool, 0400);
+MODULE_PARM_DESC(stacks, "outstanding allocations by stack too, at the cost of a stack walk per allocation (default 0)");
+
+static unsigned int stack_depth = 16;
+module_param(stack_depth, uint, 0400);
+MODULE_PARM_DESC(stack_depth, "frames kept of each stack, with stacks=1 (1-32, default 16)");
+
+static unsigned int max_stacks = 1024;
+module_param(max_stacks, uint, 0400);
+MODULE_PARM_DESC(max_stacks, "stacks held, with stacks=1 (1-65536, default 1024)");
+
+/* The last two files and the last data, with stacks=1 only. */
+#define TPSTAT_KMEM_STACK_FILES	2
 
 static const struct tpstat_metric tpstat_kmem_metrics[] = {
 	TPSTAT_COUNTER_METRIC("kmalloc", "kmalloc", TPSTAT_METRIC_NONE,
@@ -126,6 +147,37 @@ static const struct tpstat_metric tpstat_kmem_metrics[] = {
 	TPSTAT_COUNTER_METRIC("comm.{comm+}.sum", "comm_pages",
 			      TPSTAT_METRIC_NONE,
 			      "Pages allocated, by command"),
+	/* With stacks=1 (stacks.c). */
+	TPSTAT_GAUGE_METRIC("stacks.rows", "stacks_rows", TPSTAT_METRIC_NONE,
+			    "Stacks with allocations outstanding"),
+	TPSTAT_GAUGE_METRIC("stacks.capacity", "stacks_capacity",
+			    TPSTAT_METRIC_NONE,
+			    "Stacks the table can hold (max_stacks)"),
+	TPSTAT_COUNTER_METRIC("stacks.no_row", "stacks_no_row",
+			      TPSTAT_METRIC_NONE,
+			      "Allocations followed whose stack found no row"),
+	/* Ranked as in outstanding_stacks: a rank, not one stack. */
+	TPSTAT_GAUGE_METRIC("stacks.stack{rank}.outstanding",
+			    "ranked_stack_outstanding", TPSTAT_METRIC_NONE,
+			    "Allocations outstanding under the stack of this rank in outstanding_stacks"),
+	TPSTAT_GAUGE_METRIC("stacks.stack{rank}.outstanding_bytes",
+			    "ranked_stack_outstanding_bytes", TPSTAT_METRIC_BYTES,
+			    "Bytes outstanding under the stack of this rank in outstanding_stacks"),
+	TPSTAT_GAUGE_METRIC("stacks.stack{rank}.oldest",
+			    "ranked_stack_oldest_seconds", TPSTAT_METRIC_NS,
+			    "Age of the oldest allocation outstanding under the stack of this rank"),
+	TPSTAT_GAUGE_METRIC("stacks.no_row.outstanding",
+			    "stacks_no_row_outstanding", TPSTAT_METRIC_NONE,
+			    "Allocations outstanding whose stack found no row"),
+	TPSTAT_GAUGE_METRIC("stacks.no_row.outstanding_bytes",
+			    "stacks_no_row_outstanding_bytes", TPSTAT_METRIC_BYTES,
+			    "Bytes outstanding whose stack found no row"),
+	TPSTAT_GAUGE_METRIC("stacks.reset.outstanding",
+			    "stacks_reset_outstanding", TPSTAT_METRIC_NONE,
+			    "Allocations outstanding whose stack's row a reset dropped"),
+	TPSTAT_GAUGE_METRIC("stacks.reset.outstanding_bytes",
+			    "stacks_reset_outstanding_bytes", TPSTAT_METRIC_BYTES,
+			    "Bytes outstanding whose stack's row a reset dropped"),
 };
 
 static struct tpstat_set tpstat_kmem_set = {
@@ -142,7 +194,13 @@ static struct tpstat_set tpstat_kmem_set = {
 		     { .name = "caches", .show = tpstat_kmem_caches_show },
 		     { .name = "sizes", .show = tpstat_kmem_sizes_show },
 		     { .name = "outstanding", .show = tpstat_kmem_outstanding_show },
-		     { .name = "pages", .show = tpstat_kmem_pages_show }),
+		     { .name = "pages", .show = tpstat_kmem_pages_show },
+		     { .name = "outstanding_stacks",
+		       .show = tpstat_kmem_stacks_show },
+		     /* No header: folded stacks have no comments. */
+		     { .name = "outstanding_folded",
+		       .show = tpstat_kmem_stacks_folded_show,
+		       .no_header = true }),
 	TPSTAT_DATA(&tpstat_kmem_events.data,
 		    &tpstat_kmem_allocated.data,
 		    &tpstat_kmem_sizes.data,
@@ -152,7 +210,8 @@ static struct tpstat_set tpstat_kmem_set = {
 		    &tpstat_kmem_page_allocs.data,
 		    &tpstat_kmem_page_frees.data,
 		    &tpstat_kmem_page_types.data,
-		    &tpstat_kmem_page_comms.data),
+		    &tpstat_kmem_page_comms.data,
+		    &tpstat_kmem_stacks.data),
 	.stats = tpstat_kmem_stats,
 	.metrics = tpstat_kmem_metrics,
 	.nr_metrics = ARRAY_SIZE(tpstat_kmem_metrics),
@@ -167,9 +226,23 @@ static int __init tpstat_kmem_load(void)
 		       TPSTAT_KMEM_MAX_KEYS, TPSTAT_PAIRS_MAX);
 		return -EINVAL;
 	}
+	if (!stack_depth || stack_depth > TPSTAT_STACK_MAX_DEPTH ||
+	    !max_stacks || max_stacks > TPSTAT_STACKS_MAX) {
+		pr_err("tpstat_kmem: stack_depth must be 1 to %d, max_stacks 1 to %d\n",
+		       TPSTAT_STACK_MAX_DEPTH, TPSTAT_STACKS_MAX);
+		return -EINVAL;
+	}
 	tpstat_kmem_sites.capacity = max_sites;
 	tpstat_kmem_caches.capacity = max_caches;
 	tpstat_kmem_live.capacity = max_outstanding;
+	tpstat_kmem_stacks.depth = stack_depth;
+	tpstat_kmem_stacks.capacity = max_stacks;
+	tpstat_kmem_by_stack = stacks;
+	/* Without stacks, no storage for them and no files of them. */
+	if (!stacks) {
+		tpstat_kmem_set.nr_data--;
+		tpstat_kmem_set.nr_files -= TPSTAT_KMEM_STACK_FILES;
+	}
 	return tpstat_set_register(&tpstat_kmem_set);
 }
 

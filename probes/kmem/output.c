@@ -352,5 +352,7 @@ int tpstat_kmem_stats(struct seq_file *m, struct tpstat_set *set)
 	kmem_live_release(&l);
 	if (!err)
 		err = kmem_keyed_stats(m, &tpstat_kmem_caches, "cache", "frees");
-	return err ?: kmem_keyed_stats(m, &tpstat_kmem_page_comms, "comm", NULL);
+	if (!err)
+		err = kmem_keyed_stats(m, &tpstat_kmem_page_comms, "comm", NULL);
+	return err || !tpstat_kmem_by_stack ? err : tpstat_kmem_stacks_stats(m);
 }

@@ -2,12 +2,13 @@
 /*
  * The slab probes: events and bytes, requested sizes overall and per call
  * site, allocations per cache, and each allocation's site and size saved
- * under its pointer until it is freed (outstanding allocations).
+ * under its pointer until it is freed (outstanding allocations), with the
+ * stack it came from if the set was loaded with stacks=1.
  *
  * They run inside the allocator, maybe nested on one CPU (a kmalloc in an
- * interrupt during another): per-CPU counters and histograms, keyed data
- * and the pairing map are all safe there, and none of them allocates or
- * takes a lock the allocator may hold.
+ * interrupt during another): per-CPU counters and histograms, keyed data,
+ * the pairing map and the stack storage are all safe there, and none of
+ * them allocates or takes a lock the allocator may hold.
  */
 #include <linux/jiffies.h>
 #include <linux/slab.h>
@@ -35,13 +36,33 @@ struct tpstat_keyed tpstat_kmem_sites =
 struct tpstat_keyed tpstat_kmem_caches =
 	TPSTAT_KEYED(64, "bytes", KMEM_CACHE_COUNTERS);
 struct tpstat_pairs tpstat_kmem_live = TPSTAT_PAIRS(8192, 0);
+struct tpstat_stacks tpstat_kmem_stacks = TPSTAT_STACKS(1024, 16);
+bool tpstat_kmem_by_stack;
+
+/* Stacks alone, keyed by nothing else. */
+static const struct tpstat_key kmem_stack_key;
 
 /*
- * One allocation of @req bytes, given @alloc, from @call_site: counted by
- * its site, and saved under @ptr until freed, as kmem.h's kmem_live says.
+ * The handle of the row of the stack @ptr was allocated from, if the set
+ * keeps stacks. Inlined into the probe, whose frame the walk starts from:
+ * the probes are notrace, for the function graph tracer would put its own
+ * return address in place of theirs.
+ */
+static __always_inline u64 kmem_stack(void *data, const void *ptr)
+{
+	if (!tpstat_kmem_by_stack || !ptr)
+		return 0;
+	return tpstat_stacks_hold(&tpstat_kmem_stacks, data, &kmem_stack_key,
+				  true);
+}
+
+/*
+ * One allocation of @req bytes, given @alloc, from @call_site and the
+ * stack of row @stack (if the set keeps stacks): counted by its site, and
+ * saved under @ptr until freed, as kmem.h's kmem_live says.
  */
 static void kmem_alloc(void *data, unsigned long call_site, const void *ptr,
-		       size_t req, size_t alloc)
+		       size_t req, size_t alloc, u64 stack)
 {
 	struct tpstat_key_ref site;
 	struct tpstat_pair start;
@@ -54,12 +75,25 @@ static void kmem_alloc(void *data, unsigned long call_site, const void *ptr,
 	tpstat_hist_add(&tpstat_kmem_sizes, req);
 	start.b = 0;
 	site = tpstat_keyed_add_site(&tpstat_kmem_sites, (void *)call_site,
-				     &start.b, req);
+				     tpstat_kmem_by_stack ? NULL : &start.b, req);
 	tpstat_keyed_count_add(site, KMEM_SITE_ALLOCATED, alloc);
 	start.a = call_site;
+	if (tpstat_kmem_by_stack)
+		start.b = stack;
 	start.ts = kmem_live_pack(req, jiffies);
-	if (!tpstat_pairs_start(&tpstat_kmem_live, (unsigned long)ptr, &start))
+	if (!tpstat_pairs_start(&tpstat_kmem_live, (unsigned long)ptr, &start)) {
 		tpstat_probe_drop(data);
+		return;
+	}
+	/*
+	 * Followed, but its stack found no row (the table full): counted, with
+	 * its bytes, in the stacks' "other" row, which the files show.
+	 */
+	if (tpstat_kmem_by_stack &&
+	    (u32)stack >= tpstat_kmem_stacks.capacity) {
+		tpstat_stacks_add_value(&tpstat_kmem_stacks, stack, req);
+		tpstat_probe_drop(data);
+	}
 }
 
 /*
@@ -75,23 +109,25 @@ static void kmem_free(const void *ptr)
 	if (ZERO_OR_NULL_PTR(ptr) ||
 	    !tpstat_pairs_end(&tpstat_kmem_live, (unsigned long)ptr, &start))
 		return;
+	/* With stacks, b is the stack's handle, no hint: the site is looked up. */
 	site = tpstat_keyed_ref_site(&tpstat_kmem_sites, (void *)start.a,
-				     &start.b);
+				     tpstat_kmem_by_stack ? NULL : &start.b);
 	tpstat_keyed_count(site, KMEM_SITE_FREES);
 }
 
-void tpstat_kmem_kmalloc(void *data, unsigned long call_site,
-			 const void *ptr, size_t bytes_req, size_t bytes_alloc,
-			 gfp_t gfp_flags, int node)
+notrace void tpstat_kmem_kmalloc(void *data, unsigned long call_site,
+				 const void *ptr, size_t bytes_req,
+				 size_t bytes_alloc, gfp_t gfp_flags, int node)
 {
 	tpstat_probe_hit(data);
 	tpstat_counter_inc_at(&tpstat_kmem_events, KMEM_KMALLOC);
-	kmem_alloc(data, call_site, ptr, bytes_req, bytes_alloc);
+	kmem_alloc(data, call_site, ptr, bytes_req, bytes_alloc,
+		   kmem_stack(data, ptr));
 }
 
-void tpstat_kmem_cache_alloc(void *data, unsigned long call_site,
-			     const void *ptr, struct kmem_cache *s,
-			     gfp_t gfp_flags, int node)
+notrace void tpstat_kmem_cache_alloc(void *data, unsigned long call_site,
+				     const void *ptr, struct kmem_cache *s,
+				     gfp_t gfp_flags, int node)
 {
 	unsigned int size = kmem_cache_object_size(s);
 
@@ -103,7 +139,7 @@ void tpstat_kmem_cache_alloc(void *data, unsigned long call_site,
 		tpstat_keyed_add_key(&tpstat_kmem_caches, &key, size,
 				     KMEM_CACHE_LABEL(s));
 	}
-	kmem_alloc(data, call_site, ptr, size, size);
+	kmem_alloc(data, call_site, ptr, size, size, kmem_stack(data, ptr));
 }
 
 void tpstat_kmem_kfree(void *data, unsigned long call_site, const void *ptr)

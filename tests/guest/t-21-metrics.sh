@@ -31,10 +31,12 @@ fixture_of() {
 
 load tpstat
 load tpstat_test_tp
-for m in tpstat_irq tpstat_sched tpstat_kmem tpstat_net tpstat_test_probe \
+for m in tpstat_irq tpstat_sched tpstat_net tpstat_test_probe \
 	 tpstat_test_tasks tpstat_example; do
 	load $m || fail "$m does not load"
 done
+# With its outstanding allocations by stack, whose lines are kmem's too.
+load tpstat_kmem stacks=1 || fail "tpstat_kmem stacks=1 does not load"
 load tpstat_count tracepoints=sched_switch,tpstat_test_fire
 load tpstat_stack 'tracepoints="tpstat_test_fire by stack,comm;sched_switch by comm,pid;offcpu by stack,comm"'
 echo mine > $TP/count/instances
