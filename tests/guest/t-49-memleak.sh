@@ -4,12 +4,13 @@
 # tpstat_test_kmem_leak() show under one stack, the allocator's entry
 # called from that function, as exactly K allocations of K*S bytes (the
 # size requested), their oldest as old as the time since they were made
-# against /proc/uptime; the same in the folded file, outermost first; then
-# nothing under that stack once they are freed. A reset drops the rows,
+# against /proc/uptime; the same in the folded file, outermost first,
+# which tpstat flame draws; then nothing under that stack once they are
+# freed. A reset drops the rows,
 # not the allocations: held across it, they are counted apart. A table of
 # one stack counts the leak under its row or under none, never loses it.
 
-plan 14
+plan 15
 
 K=$TP/kmem
 TK=/sys/kernel/debug/tpstat_test_kmem
@@ -83,6 +84,17 @@ bad=$(awk '!/^[^ ;][^;]*(;[^;]+)* [0-9]+$/ { n++ }
 	{ last = $1 }
 	END { print n + 0, last }' /tmp/memleak-folded)
 is "folded: every line is frames and bytes, the last [other]" "$bad" "0 [other]"
+
+# tpstat flame reads the file by its path: a frame of the leak's function
+# as wide as its bytes at least (on the debug kernel kmemleak's objects
+# made for them are under it too).
+svg_bytes=none
+if /payload/bin/tpstat flame kmem/outstanding_folded -o /tmp/memleak.svg; then
+	svg_bytes=$(grep -o 'tpstat_test_kmem_leak \[tpstat_test_kmem\]&#10;[0-9]*' \
+		/tmp/memleak.svg | sed 's/.*;//' | sort -n | tail -n 1)
+fi
+within "tpstat flame draws it: the leak's frame, $((N * S)) bytes at least" \
+	"$svg_bytes" $((N * S)) 1000000000
 
 echo 0 > $TK/leak
 is "freed: nothing under the leak's stack" "$(leak_rows $F)" "0 0 0 0"
