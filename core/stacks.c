@@ -467,3 +467,20 @@ void tpstat_stacks_print_frames(struct seq_file *m,
 	}
 }
 EXPORT_SYMBOL_GPL(tpstat_stacks_print_frames);
+
+void tpstat_stacks_print_folded(struct seq_file *m,
+				const struct tpstat_stack_row *row, bool after)
+{
+	const char *sep = after ? ";" : "";
+	char name[KSYM_SYMBOL_LEN];
+	unsigned int f;
+
+	for (f = row->nr; f > 0; f--) {
+		tpstat_symbol_name(name, sizeof(name), (void *)row->frames[f - 1]);
+		seq_printf(m, "%s%s", sep, name);
+		sep = ";";
+	}
+	if (!*sep)
+		seq_puts(m, "[no frames]");
+}
+EXPORT_SYMBOL_GPL(tpstat_stacks_print_folded);

@@ -197,4 +197,20 @@ void tpstat_stacks_print_frames(struct seq_file *m,
 				const struct tpstat_stack_row *row,
 				const char *indent);
 
+/**
+ * tpstat_stacks_print_folded() - a row's frames as a folded stack has them:
+ *                                outermost first, separated by ';'
+ * @m: the file
+ * @row: the row
+ * @after: something is on the line before them (keys), which a ';' then
+ *         separates from the first frame
+ *
+ * Frames are named "function [module]" without their offsets, which would
+ * make one function many frames, as flamegraph.pl, speedscope and
+ * Grafana read them. A row with no frame and nothing before it prints
+ * "[no frames]". The caller ends the line with " VALUE\n".
+ */
+void tpstat_stacks_print_folded(struct seq_file *m,
+				const struct tpstat_stack_row *row, bool after);
+
 #endif /* _TPSTAT_STACKS_H */

@@ -10,7 +10,6 @@
  * (the table full), or whose row a reset dropped, is counted apart, never
  * lost; those the map could not follow are the outstanding file's.
  */
-#include <linux/kallsyms.h>
 #include <linux/mm.h>
 #include <linux/sort.h>
 
@@ -186,27 +185,15 @@ int tpstat_kmem_stacks_show(struct seq_file *m, struct tpstat_set *set)
  */
 int tpstat_kmem_stacks_folded_show(struct seq_file *m, struct tpstat_set *set)
 {
-	char name[KSYM_SYMBOL_LEN];
 	struct kmem_stacks k;
-	unsigned int i, f;
-	const char *sep;
+	unsigned int i;
 	int err;
 
 	err = kmem_stacks_gather(&k);
 	if (err)
 		return err;
 	for (i = 0; i < k.nr; i++) {
-		const struct tpstat_stack_row *row = k.held[i].row;
-
-		sep = "";
-		for (f = row->nr; f > 0; f--) {
-			tpstat_symbol_name(name, sizeof(name),
-					   (void *)row->frames[f - 1]);
-			seq_printf(m, "%s%s", sep, name);
-			sep = ";";
-		}
-		if (!*sep)
-			seq_puts(m, "[no frames]");
+		tpstat_stacks_print_folded(m, k.held[i].row, false);
 		seq_printf(m, " %llu\n", k.held[i].held.bytes);
 	}
 	seq_printf(m, "[other] %llu\n", k.no_row.bytes + k.reset.bytes);

@@ -3,7 +3,6 @@
  * An entry's files: its stacks, busiest first, the same rows folded for
  * flame graphs, and its stats lines.
  */
-#include <linux/kallsyms.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
@@ -165,24 +164,14 @@ static int stack_folded_show(struct seq_file *m, struct tpstat_set *set)
 {
 	struct stack_entry *e = to_entry(set);
 	struct tpstat_stack_row *rows;
-	char name[KSYM_SYMBOL_LEN];
-	unsigned int i, f, nr;
-	const char *sep;
+	unsigned int i, nr;
 
 	rows = tpstat_stacks_rows(&e->stacks, &nr);
 	if (!rows)
 		return -ENOMEM;
 	for (i = 0; i < nr; i++) {
-		sep = stack_print_keys(m, e, &rows[i], true) ? ";" : "";
-		for (f = rows[i].nr; f > 0; f--) {
-			tpstat_symbol_name(name, sizeof(name),
-					   (void *)rows[i].frames[f - 1]);
-			seq_printf(m, "%s%s", sep, name);
-			sep = ";";
-		}
-		/* A stack the walk found no frame of. */
-		if (!*sep)
-			seq_puts(m, "[no frames]");
+		tpstat_stacks_print_folded(m, &rows[i],
+					   stack_print_keys(m, e, &rows[i], true));
 		seq_printf(m, " %llu\n", stack_folded_value(e, &rows[i]));
 	}
 	seq_printf(m, "[other] %llu\n", stack_folded_value(e, &rows[nr]));

@@ -60,6 +60,8 @@ cat $F > /tmp/memleak-held
 cat $K/outstanding_folded > /tmp/memleak-folded
 t3=$(uptime_cs)
 sed 's/^/# /' /tmp/memleak-held | head -n 40
+echo "# ..."
+sed 's/^/# /' /tmp/memleak-held | tail -n 4
 set -- $(leak_rows /tmp/memleak-held)
 is "a leak of $N: one stack, called from tpstat_test_kmem_leak" "$1" 1
 is "a leak of $N: its $N allocations outstanding" "$2" $N
