@@ -59,7 +59,12 @@ t2=$(uptime_cs)
 cat $F > /tmp/memleak-held
 cat $K/outstanding_folded > /tmp/memleak-folded
 t3=$(uptime_cs)
-sed 's/^/# /' /tmp/memleak-held | head -n 40
+# The file's head, the leak's stack and its last lines, for the log.
+awk 'NR <= 2 || /^$/ { block = ""; if (NR <= 2) print; next }
+	{ block = block $0 "\n" }
+	/^        [0-9]+ allocations/ && index(block, "\n    tpstat_test_kmem_leak+") &&
+	    !index(block, "kmemleak") { printf "\n%s", block }' /tmp/memleak-held |
+	sed 's/^/# /'
 echo "# ..."
 sed 's/^/# /' /tmp/memleak-held | tail -n 4
 set -- $(leak_rows /tmp/memleak-held)
