@@ -5,12 +5,12 @@
 # called from that function, as exactly K allocations of K*S bytes (the
 # size requested), their oldest as old as the time since they were made
 # against /proc/uptime; the same in the folded file, outermost first,
-# which tpstat flame draws; then nothing under that stack once they are
-# freed. A reset drops the rows,
-# not the allocations: held across it, they are counted apart. A table of
-# one stack counts the leak under its row or under none, never loses it.
+# which tpstat flame draws; no address printed; then nothing under that
+# stack once they are freed. A reset drops the rows, not the
+# allocations: held across it, they are counted apart. A table of one
+# stack counts the leak under its row or under none, never loses it.
 
-plan 15
+plan 16
 
 K=$TP/kmem
 TK=/sys/kernel/debug/tpstat_test_kmem
@@ -91,6 +91,10 @@ bad=$(awk '!/^[^ ;][^;]*(;[^;]+)* [0-9]+$/ { n++ }
 	{ last = $1 }
 	END { print n + 0, last }' /tmp/memleak-folded)
 is "folded: every line is frames and bytes, the last [other]" "$bad" "0 [other]"
+
+# Frames are named, never printed as addresses, in any base.
+is "no address in outstanding_stacks, outstanding_folded or the stats" \
+	"$(address_leaks /tmp/memleak-held /tmp/memleak-folded $K/stats)" ""
 
 # tpstat flame reads the file by its path: a frame of the leak's function
 # as wide as its bytes at least (on the debug kernel kmemleak's objects
