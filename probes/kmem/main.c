@@ -150,6 +150,8 @@ static const struct tpstat_metric tpstat_kmem_metrics[] = {
 	/* With stacks=1 (stacks.c). */
 	TPSTAT_GAUGE_METRIC("stacks.rows", "stacks_rows", TPSTAT_METRIC_NONE,
 			    "Stacks with allocations outstanding"),
+	TPSTAT_GAUGE_METRIC("stacks.held", "stacks_held", TPSTAT_METRIC_NONE,
+			    "Stacks the table holds, freed or not, until the reset"),
 	TPSTAT_GAUGE_METRIC("stacks.capacity", "stacks_capacity",
 			    TPSTAT_METRIC_NONE,
 			    "Stacks the table can hold (max_stacks)"),

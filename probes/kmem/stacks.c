@@ -33,6 +33,7 @@ struct kmem_stacks {
 	struct tpstat_stack_row *rows;	/* the storage's, "other" last */
 	struct kmem_stack_held *held;
 	unsigned int nr;		/* in @held */
+	unsigned int stored;		/* rows, freed or not */
 	struct kmem_held no_row;	/* stacks that found no row */
 	struct kmem_held reset;		/* rows a reset dropped */
 	u64 no_row_since_reset;		/* allocations whose stack had none */
@@ -114,6 +115,7 @@ static int kmem_stacks_gather(struct kmem_stacks *k)
 			k->held[k->nr++] = (struct kmem_stack_held){
 				.row = &k->rows[i], .held = *h };
 	}
+	k->stored = nr;
 	k->no_row = w.by_id[cap];
 	k->no_row_since_reset = k->rows[nr].count;
 	kvfree(w.by_id);
@@ -163,8 +165,8 @@ int tpstat_kmem_stacks_show(struct seq_file *m, struct tpstat_set *set)
 	}
 	seq_puts(m, "\nno row: ");
 	kmem_held_print(m, &k.no_row);
-	seq_printf(m, ", whose stack did not fit (max_stacks=%u; %llu allocations since the reset)\n",
-		   tpstat_kmem_stacks.capacity, k.no_row_since_reset);
+	seq_printf(m, ", whose stack did not fit (max_stacks=%u, %u held; %llu allocations since the reset)\n",
+		   tpstat_kmem_stacks.capacity, k.stored, k.no_row_since_reset);
 	seq_puts(m, "reset: ");
 	kmem_held_print(m, &k.reset);
 	seq_puts(m, ", whose stack's row a reset dropped\n");
@@ -209,8 +211,10 @@ static void kmem_held_stats(struct seq_file *m, const char *what,
 }
 
 /*
- * "stacks.rows N" (stacks with allocations outstanding), its capacity, the
- * allocations since the reset whose stack found no row; then each stack's
+ * "stacks.rows N" (stacks with allocations outstanding), the stacks held
+ * (a row stays until the reset, its allocations freed or not) and their
+ * capacity, the allocations since the reset whose stack found no row;
+ * then each stack's
  * outstanding allocations, bytes and oldest age (ns), by its rank in
  * outstanding_stacks, from 1; and those under no row, by why.
  */
@@ -224,8 +228,9 @@ int tpstat_kmem_stacks_stats(struct seq_file *m)
 	err = kmem_stacks_gather(&k);
 	if (err)
 		return err;
-	seq_printf(m, "stacks.rows %u\nstacks.capacity %u\nstacks.no_row %llu\n",
-		   k.nr, tpstat_kmem_stacks.capacity, k.no_row_since_reset);
+	seq_printf(m, "stacks.rows %u\nstacks.held %u\nstacks.capacity %u\n",
+		   k.nr, k.stored, tpstat_kmem_stacks.capacity);
+	seq_printf(m, "stacks.no_row %llu\n", k.no_row_since_reset);
 	for (i = 0; i < k.nr; i++) {
 		snprintf(what, sizeof(what), "stack%u", i + 1);
 		kmem_held_stats(m, what, &k.held[i].held);

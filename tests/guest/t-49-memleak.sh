@@ -10,7 +10,7 @@
 # allocations: held across it, they are counted apart. A table of one
 # stack counts the leak under its row or under none, never loses it.
 
-plan 16
+plan 17
 
 K=$TP/kmem
 TK=/sys/kernel/debug/tpstat_test_kmem
@@ -144,5 +144,8 @@ fi
 echo "# a full table: $got"
 is "a full table: the leak's $N under its row or under no row, with their bytes" \
 	"${got##* }" $N
+# Its one row stays taken until the reset, its allocations freed or not.
+is "a full table holds its one stack" \
+	"$(awk '$1 == "stacks.held" { print $2 }' /tmp/memleak-one)" 1
 echo 0 > $TK/leak
 unload_all
