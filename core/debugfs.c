@@ -55,9 +55,17 @@ static int tpstat_reset_write(struct tpstat_set *set,
 	return tpstat_set_reset(set);
 }
 
+/* A file of TPSTAT_HIST_FILE(): its histogram is the set's stats too. */
+static struct tpstat_hist *tpstat_file_hist(const struct tpstat_file *file)
+{
+	return file->show == tpstat_hist_show ? file->priv : NULL;
+}
+
 static int tpstat_stats_show(struct seq_file *m, struct tpstat_set *set)
 {
 	struct tpstat_probe *probe;
+	unsigned int i;
+	int err;
 
 	seq_printf(m, "since_reset_ns %llu\n",
 		   ktime_get_ns() - READ_ONCE(set->reset_ns));
@@ -67,6 +75,15 @@ static int tpstat_stats_show(struct seq_file *m, struct tpstat_set *set)
 			   tpstat_counter_sum(&probe->hits));
 		seq_printf(m, "%s.dropped %llu\n", probe->name,
 			   tpstat_counter_sum(&probe->dropped));
+	}
+	for (i = 0; i < set->nr_files; i++) {
+		struct tpstat_hist *h = tpstat_file_hist(&set->files[i]);
+
+		if (!h)
+			continue;
+		err = tpstat_hist_print_stats(m, h, set->files[i].name);
+		if (err)
+			return err;
 	}
 	return set->stats ? set->stats(m, set) : 0;
 }
@@ -136,8 +153,20 @@ static void tpstat_metrics_print(struct seq_file *m,
  */
 static int tpstat_metrics_show(struct seq_file *m, struct tpstat_set *set)
 {
+	unsigned int i;
+
 	seq_puts(m, "# tpstat metrics 2\n");
 	tpstat_metrics_print(m, set->metrics, set->nr_metrics);
+	for (i = 0; i < set->nr_files; i++) {
+		const struct tpstat_file *file = &set->files[i];
+		struct tpstat_hist *h = tpstat_file_hist(file);
+		struct tpstat_metric mt = TPSTAT_HIST_METRIC(file->name,
+			file->name, h ? tpstat_hist_metric_unit(h) : 0,
+			"The histogram its file of this name shows");
+
+		if (h)
+			tpstat_metrics_print(m, &mt, 1);
+	}
 	tpstat_metrics_print(m, tpstat_core_metrics,
 			     ARRAY_SIZE(tpstat_core_metrics));
 	return 0;

@@ -52,6 +52,15 @@ void tpstat_hist_metric_range(const struct tpstat_metric *mt, u64 *low,
 	*high = tpstat_bucket_high(fls64(hi));
 }
 
+enum tpstat_metric_unit tpstat_hist_metric_unit(const struct tpstat_hist *h)
+{
+	if (!strcmp(h->unit, "nsecs"))
+		return TPSTAT_METRIC_NS;
+	if (!strcmp(h->unit, "bytes"))
+		return TPSTAT_METRIC_BYTES;
+	return TPSTAT_METRIC_NONE;
+}
+
 /*
  * Rare: the first values after a reset, a new extreme, or a value too large
  * for the per-CPU buckets, which is recorded whole in the shared ones. The

@@ -170,6 +170,8 @@ void tpstat_hist_settle(struct tpstat_hist_summary *s);
  */
 void tpstat_hist_metric_range(const struct tpstat_metric *mt, u64 *low,
 			      u64 *high);
+/* A histogram's metric unit, from the column title it was declared with. */
+enum tpstat_metric_unit tpstat_hist_metric_unit(const struct tpstat_hist *h);
 
 /* symbol.c: bytes of @addr's function from @addr on, 0 if unknown */
 size_t tpstat_symbol_size(const void *addr);

@@ -171,10 +171,9 @@ static int tpstat_test_wtable_stats(struct seq_file *m)
 
 static int tpstat_test_stats(struct seq_file *m, struct tpstat_set *set)
 {
-	int err = tpstat_hist_print_stats(m, &test_hist, "hist");
+	/* "hist", its file's histogram: the core prints its lines. */
+	int err = tpstat_test_table_stats(m, &test_table, "table");
 
-	if (!err)
-		err = tpstat_test_table_stats(m, &test_table, "table");
 	if (!err)
 		err = tpstat_test_table_stats(m, &test_high, "high");
 	if (err)
@@ -187,8 +186,6 @@ static int tpstat_test_stats(struct seq_file *m, struct tpstat_set *set)
 }
 
 static const struct tpstat_metric tpstat_test_metrics[] = {
-	TPSTAT_HIST_METRIC("hist", "hist", TPSTAT_METRIC_NONE,
-			   "Values fired"),
 	TPSTAT_COUNTER_METRIC("table.{key}.count", "table_count",
 			      TPSTAT_METRIC_NONE,
 			      "Events of a table key"),
