@@ -4,10 +4,12 @@
  * is allocated at load (or when a probe is added), never in a probe. Each
  * kind counts what its allocator gave, not what it asked for: the kernel's
  * own accounting (/proc/meminfo's Slab, VmallocUsed and Percpu) grows by
- * that, and a kvmalloc() of 33 KiB takes 64.
+ * that, and a kvmalloc() of 33 KiB takes 64. Then the same by set, each
+ * under its path: "set.kmem", "set.stack/kmalloc".
  */
 #include <linux/atomic.h>
 #include <linux/mm.h>
+#include <linux/mutex.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 
@@ -38,13 +40,16 @@ size_t tpstat_kv_bytes(const void *p, size_t size)
 	return kmalloc_size_roundup(size);
 }
 
-void tpstat_memory_account(enum tpstat_mem_kind kind, s64 bytes)
+void tpstat_memory_account(struct tpstat_set *set, enum tpstat_mem_kind kind,
+			   s64 bytes)
 {
 	atomic64_add(bytes, &tpstat_memory[kind]);
+	atomic64_add(bytes, &set->memory);
 }
 
 int tpstat_memory_show(struct seq_file *m, void *unused)
 {
+	struct tpstat_set *set;
 	s64 total = 0;
 	int kind;
 
@@ -56,5 +61,10 @@ int tpstat_memory_show(struct seq_file *m, void *unused)
 		total += bytes;
 	}
 	seq_printf(m, "total %lld\n", total);
+	mutex_lock(&tpstat_mutex);
+	list_for_each_entry(set, &tpstat_sets, node)
+		seq_printf(m, "set.%s %lld\n", set->path,
+			   atomic64_read(&set->memory));
+	mutex_unlock(&tpstat_mutex);
 	return 0;
 }

@@ -159,7 +159,7 @@ static int tpstat_data_init(struct tpstat_set *set, struct tpstat_data *d)
 	}
 	tpstat_data_gen_publish(d, set->live_gen);
 	d->bytes = tpstat_data_bytes(d);
-	tpstat_memory_account(ops->kind, d->bytes);
+	tpstat_memory_account(set, ops->kind, d->bytes);
 	list_add_tail(&d->node, &set->data_list);
 	d->ready = true;
 	return 0;
@@ -171,7 +171,7 @@ static void tpstat_data_destroy(struct tpstat_data *d)
 	if (!d->ready)
 		return;
 	list_del(&d->node);
-	tpstat_memory_account(d->ops->kind, -(s64)d->bytes);
+	tpstat_memory_account(d->set, d->ops->kind, -(s64)d->bytes);
 	tpstat_data_free(d);
 	d->ready = false;
 }
@@ -274,6 +274,7 @@ int __tpstat_set_register(struct tpstat_set *set, struct module *owner)
 	}
 	INIT_LIST_HEAD(&set->probe_list);
 	INIT_LIST_HEAD(&set->data_list);
+	atomic64_set(&set->memory, 0);
 	mutex_init(&set->lock);
 	set->live_gen = 0;
 	set->nr_children = 0;
@@ -503,7 +504,8 @@ int tpstat_set_reset(struct tpstat_set *set)
 		tpstat_data_gen_publish(d, next);
 		/* kvmalloc() may have given the new one vmalloc's pages. */
 		bytes = tpstat_data_bytes(d);
-		tpstat_memory_account(d->ops->kind, (s64)bytes - (s64)d->bytes);
+		tpstat_memory_account(set, d->ops->kind,
+				      (s64)bytes - (s64)d->bytes);
 		d->bytes = bytes;
 	}
 	set->live_gen = next;

@@ -284,6 +284,7 @@ struct tpstat_set {
 	unsigned int nr_children;
 	bool files_up;
 	atomic_t control_writers;
+	atomic64_t memory;	/* bytes of its data, the memory file's set line */
 };
 
 /*

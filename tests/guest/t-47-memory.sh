@@ -17,7 +17,7 @@
 # init pages): each set loads five times and the middle of its five
 # differences is checked.
 
-plan 9
+plan 10
 
 LOADS=5
 possible=$(cat /sys/devices/system/cpu/possible)
@@ -103,5 +103,19 @@ check "tpstat_kmem with 2048 sites: memory $agreement" \
 	agrees tpstat_kmem max_sites=2048
 check "tpstat_stack with 4096 stacks of 32 frames: memory $agreement" \
 	agrees tpstat_stack 'tracepoints="kmalloc by stack"' max_stacks=4096 depth=32
+# By set: each set's line is what loading it added to the total, and a
+# set gone has none.
+set_bytes() {
+	awk -v k="set.$1" '$1 == k { print $2 }' $TP/memory
+}
+load tpstat_irq
+t_irq=$(total)
+load tpstat_net
+t_both=$(total)
+both="$(set_bytes irq) $(set_bytes net)"
+rmmod tpstat_irq
+is "memory by set: irq's line and net's what each load added, irq's gone with it" \
+	"$both [$(set_bytes irq)]" "$t_irq $((t_both - t_irq)) []"
+rmmod tpstat_net
 is "memory: nothing left after the sets" "$(total)" 0
 unload_all

@@ -7,8 +7,9 @@
  *                                            state the probes file gives
  *   tpstat_build_info{version,module,kernel}  1: this command's version,
  *                                            the loaded core's, uname -r
- *   tpstat_memory_bytes{kind}                the memory file's kinds (its
- *                                            total left out: sum() makes it)
+ *   tpstat_memory_bytes{set}                 the memory file's sets (its
+ *                                            kinds and total left out:
+ *                                            sum() makes the total)
  *   tpstat_export_timestamp_seconds          when this export was made
  * A probe's series changes with its state, as its state is in its labels:
  * `tpstat_probe_state{state!="attached"}` finds the probes to look at.
@@ -87,7 +88,7 @@ static int put_build_info(FILE *f)
 	return 0;
 }
 
-static int put_memory(FILE *f)
+static int put_memory(FILE *f, char **sets, size_t nr)
 {
 	struct tpstat_stats memory;
 	size_t i;
@@ -99,13 +100,14 @@ static int put_memory(FILE *f)
 		return -1;
 	}
 	put_head(f, "tpstat_memory_bytes", "gauge",
-		 "Bytes of aggregation data, by kind, as the allocators gave them");
+		 "Bytes of a set's aggregation data, as the allocators gave them");
 	for (i = 0; i < memory.nr; i++) {
 		struct tpstat_buf labels = { 0 };
+		const char *name = memory.lines[i].name;
 
-		if (!strcmp(memory.lines[i].name, "total"))
+		if (strncmp(name, "set.", 4) || !exported(name + 4, sets, nr))
 			continue;
-		tpstat_prometheus_label(&labels, "kind", memory.lines[i].name);
+		tpstat_prometheus_label(&labels, "set", name + 4);
 		put_sample(f, "tpstat_memory_bytes", &labels, memory.lines[i].value);
 	}
 	tpstat_free_stats(&memory);
@@ -118,7 +120,7 @@ int tpstat_export_health(FILE *f, const struct tpstat_probes *probes,
 	struct timespec now;
 
 	put_probe_states(f, probes, sets, nr);
-	if (put_build_info(f) || put_memory(f))
+	if (put_build_info(f) || put_memory(f, sets, nr))
 		return -1;
 	clock_gettime(CLOCK_REALTIME, &now);
 	put_head(f, "tpstat_export_timestamp_seconds", "gauge",
