@@ -491,6 +491,7 @@ BEGIN {
 	LOOPS = LOOPS " ftrace ftrace_hist perf bpf_tp bpf_raw bpf_raw_hist"
 	LOOPS = LOOPS " bpf_raw_table bpf_raw_keyed bpf_raw_wide bpf_raw_pairs"
 	LOOPS = LOOPS " kmalloc_none kmalloc_tpstat kmalloc_bpf kmalloc_perf"
+	LOOPS = LOOPS " kmalloc_tpstat_stacks kmalloc_bpf_stacks"
 	FILTERS = "filter_none filter_1 filter_merged filter_3"
 	LOOPS = LOOPS " " FILTERS " bpf_filter_merged bpf_filter_3"
 	LOOPS = LOOPS " ftrace_filter_merged ftrace_filter_3"
@@ -531,6 +532,8 @@ BEGIN {
 		NET_CHECKS = NET_CHECKS " " v[i] ".filter " v[i] ".rejected"
 	KMALLOC_CHECKS = "kmalloc_tpstat.events kmalloc_tpstat.outstanding_dropped"
 	KMALLOC_CHECKS = KMALLOC_CHECKS " kmalloc_bpf.events kmalloc_perf.events kmalloc_perf.lost"
+	KMALLOC_CHECKS = KMALLOC_CHECKS " kmalloc_tpstat_stacks.events kmalloc_tpstat_stacks.outstanding_dropped"
+	KMALLOC_CHECKS = KMALLOC_CHECKS " kmalloc_tpstat_stacks.no_row kmalloc_bpf_stacks.events"
 	MODES = "empty counter hist table atomic keyed wide pairs second"
 	MODES = MODES " " FILTERS " devices"
 	COUNTED = "counter hist table atomic keyed wide pairs generic second ftrace"
@@ -664,9 +667,16 @@ END {
 	print "kmalloc and kfree raw tracepoints (each allocation in a hash map keyed by"
 	print "pointer, sums per call site); and with perf kmem record's event path (a"
 	print "sample of every event into a ring buffer per CPU, drained as it fills)."
+	print "By stack: tpstat_kmem with stacks=1 (16 frames, each allocation's stack"
+	print "held in the stack storage, its handle saved in the pairing map), and"
+	print "memleak's default work as a BPF program (bpf_get_stackid() of the kernel"
+	print "stack at each allocation, saved with its size and time in a hash map"
+	print "keyed by pointer, per-stack bytes and count added to; the free looks it"
+	print "up, deletes it and takes it off its stack's sums)."
 	print ""
 	unit_table("kmalloc", "slab allocations",
-		"none no probes|tpstat tpstat_kmem|bpf BPF memleak's work|perf perf kmem record's path")
+		"none no probes|tpstat tpstat_kmem|bpf BPF memleak's work|perf perf kmem record's path|" \
+		"tpstat_stacks tpstat_kmem stacks=1|bpf_stacks BPF memleak's work by stack")
 
 	print ""
 	print "Filters: the counter's probe with no filter and behind one over the"
@@ -793,6 +803,9 @@ END {
 		"tpstat_stack's offcpu entry at most half of BPF offcputime's work per switch")
 	where = "target: tpstat_kmem per kmalloc and kfree"
 	unit_share("kmalloc", "tpstat", "bpf", 3, "tpstat_kmem at most a third of BPF memleak's work per kmalloc and kfree")
+	where = "target: tpstat_kmem with stacks per kmalloc and kfree"
+	unit_share("kmalloc", "tpstat_stacks", "bpf_stacks", 2,
+		"tpstat_kmem with stacks at most half of BPF memleak's work with stacks, per kmalloc and kfree pair")
 	where = "target: tpstat_net per packet event"
 	packet_third("net_tpstat", "net_bpf", "tpstat_net at most a third of BPF doing its work, per packet event")
 	where = "target: devices per packet event"

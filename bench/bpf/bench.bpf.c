@@ -473,6 +473,109 @@ int leak_kfree(struct bpf_raw_tracepoint_args *ctx)
 }
 
 /*
+ * memleak's default work, by stack (libbpf-tools' memleak on the kmalloc
+ * and kfree tracepoints, kernel stacks only): each allocation's kernel
+ * stack walked into a stack map with memleak's flag, the allocation saved
+ * under its pointer with its size, time and stack id, and its stack's
+ * outstanding bytes and count raised with atomic adds in a shared hash
+ * (made at first sight); a free finds the allocation, deletes it and
+ * lowers its stack's sums. memleak also stores the size in a hash by
+ * thread and takes it out again, a detour left out here. The stack map is
+ * kstacks, as many stacks of as many frames as tpstat keeps. An event is
+ * counted in counts when it kept its stack (an allocation saved, its
+ * stack walked; a free that found its allocation), else in leak_lost: a
+ * save that failed, or a walk whose stack collided with another in the
+ * map or failed; memleak keeps such an allocation under the error.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BENCH_ALLOCS);
+	__type(key, __u64);
+	__type(value, struct bench_leak_alloc);
+} leak_stack_allocs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BENCH_STACKS);
+	__type(key, __u64);
+	__type(value, struct bench_leak_stack);
+} leak_stack_sums SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} leak_lost SEC(".maps");
+
+static __always_inline void leak_lose(void)
+{
+	__u32 zero = 0;
+	__u64 *n = bpf_map_lookup_elem(&leak_lost, &zero);
+
+	if (n)
+		*n += 1;
+}
+
+/* Adds @bytes and @count to a stack's sums; a free adds their negation. */
+static __always_inline void leak_stack_add(__u64 stack_id, __u64 bytes,
+					   __u64 count)
+{
+	struct bench_leak_stack *sums, fresh = {};
+
+	sums = bpf_map_lookup_elem(&leak_stack_sums, &stack_id);
+	if (!sums) {
+		bpf_map_update_elem(&leak_stack_sums, &stack_id, &fresh, BPF_NOEXIST);
+		sums = bpf_map_lookup_elem(&leak_stack_sums, &stack_id);
+		if (!sums)
+			return;
+	}
+	__sync_fetch_and_add(&sums->bytes, bytes);
+	__sync_fetch_and_add(&sums->count, count);
+}
+
+/* kmalloc(call_site, ptr, bytes_req, bytes_alloc, gfp_flags, node) */
+SEC("raw_tracepoint/kmalloc")
+int leak_stack_kmalloc(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct bench_leak_alloc alloc = { .size = ctx->args[2] };
+	__u64 ptr = ctx->args[1];
+
+	if (!ptr)
+		return 0;
+	alloc.ts = bpf_ktime_get_ns();
+	alloc.stack_id = bpf_get_stackid(ctx, &kstacks, BPF_F_FAST_STACK_CMP);
+	if (bpf_map_update_elem(&leak_stack_allocs, &ptr, &alloc, BPF_ANY)) {
+		leak_lose();
+		return 0;
+	}
+	leak_stack_add(alloc.stack_id, alloc.size, 1);
+	if (alloc.stack_id < 0)
+		leak_lose();
+	else
+		count_one();
+	return 0;
+}
+
+/* kfree(call_site, ptr) */
+SEC("raw_tracepoint/kfree")
+int leak_stack_kfree(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct bench_leak_alloc *found;
+	__u64 ptr = ctx->args[1], size, stack_id;
+
+	found = bpf_map_lookup_elem(&leak_stack_allocs, &ptr);
+	if (!found)
+		return 0;
+	count_one();
+	size = found->size;
+	stack_id = found->stack_id;
+	bpf_map_delete_elem(&leak_stack_allocs, &ptr);
+	leak_stack_add(stack_id, -size, -1);
+	return 0;
+}
+
+/*
  * The filters of tpstat_bench mode=filter, tested as a BPF programmer
  * would: the command fetched with bpf_get_current_comm() and compared as
  * one word, as tpstat compares "sh" and its NUL. Every value the bench

@@ -70,6 +70,21 @@ struct bench_site {
 	__u64 frees;
 };
 
+/*
+ * memleak's saved allocation and its sums per stack (libbpf-tools'
+ * alloc_info and combined_alloc_info, without the bit fields).
+ */
+struct bench_leak_alloc {
+	__u64 size;
+	__u64 ts;
+	__s64 stack_id;
+};
+
+struct bench_leak_stack {
+	__u64 bytes;
+	__u64 count;
+};
+
 /* What the pairing program counts, per CPU: every event is one of these. */
 enum bench_pair_count {
 	BENCH_STARTED,

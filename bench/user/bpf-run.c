@@ -6,9 +6,11 @@
  *   bpf-run bench.bpf.o raw_count CMD [ARG...]
  *   bpf-run bench.bpf.o runqlat_wakeup,runqlat_wakeup_new,runqlat_switch CMD
  *   bpf-run bench.bpf.o offcpu_switch CMD
+ *   bpf-run bench.bpf.o leak_stack_kmalloc,leak_stack_kfree CMD
  *
  * The stack program's run also prints how many stacks it kept ("stacks N")
- * and the frames of the deepest ("frames N").
+ * and the frames of the deepest ("frames N"); memleak's by stack, the
+ * allocations whose save or stack walk failed ("lost N").
  *
  * The network's programs count what tpstat_net counts: for each packet
  * that crosses lo, an event queued, sent, received and dropped, one timed
@@ -327,6 +329,9 @@ int main(int argc, char **argv)
 		offcpu_events(obj)));
 	if (kstacks_kept)
 		printf("stacks %u\nframes %u\n", kstacks_kept, kstack_frames);
+	if (wanted(argv[2], "leak_stack_kmalloc"))
+		printf("lost %llu\n", (unsigned long long)
+		       array_events(obj, "leak_lost", 1));
 	bpf_object__close(obj);
 	return rc;
 }
