@@ -55,7 +55,7 @@ static int tpstat_shared_counter_alloc(struct tpstat_data *d, unsigned int gen)
 {
 	struct tpstat_shared_counter *c = to_shared(d);
 
-	c->gen[gen] = kvmalloc_array(c->nr, sizeof(atomic64_t), GFP_KERNEL);
+	c->gen[gen] = tpstat_kvmalloc(c->nr, sizeof(atomic64_t), GFP_KERNEL);
 	return c->gen[gen] ? 0 : -ENOMEM;
 }
 

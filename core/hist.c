@@ -169,8 +169,8 @@ static int tpstat_hist_alloc(struct tpstat_data *d, unsigned int gen)
 
 	h->gen[gen] = tpstat_percpu_alloc(nr, sizeof(struct tpstat_hist_cpu),
 					  __alignof__(struct tpstat_hist_cpu));
-	h->gen_large[gen] = kvmalloc_array(nr, sizeof(struct tpstat_atomic_hist),
-					   GFP_KERNEL);
+	h->gen_large[gen] = tpstat_kvmalloc(nr, sizeof(struct tpstat_atomic_hist),
+					    GFP_KERNEL);
 	return h->gen[gen] && h->gen_large[gen] ? 0 : -ENOMEM;
 }
 

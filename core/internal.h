@@ -183,6 +183,7 @@ void tpstat_counter_print_named(struct seq_file *m,
 				const char *const *names, const char *prefix);
 
 size_t tpstat_kv_bytes(const void *p, size_t size);
+void *tpstat_kvmalloc(size_t n, size_t size, gfp_t gfp);
 void tpstat_memory_account(struct tpstat_set *set, enum tpstat_mem_kind kind,
 			   s64 bytes);
 int tpstat_memory_show(struct seq_file *m, void *unused);

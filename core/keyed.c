@@ -94,7 +94,7 @@ static int tpstat_keyed_alloc(struct tpstat_data *d, unsigned int gen)
 	k->mask = roundup_pow_of_two(2 * k->capacity) - 1;
 	k->bits = ilog2(k->mask + 1);
 	tpstat_keyed_layout(k, &l);
-	base = kvmalloc(l.bytes, GFP_KERNEL);
+	base = tpstat_kvmalloc(1, l.bytes, GFP_KERNEL);
 	if (!base)
 		return -ENOMEM;
 	g = base;

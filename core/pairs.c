@@ -101,8 +101,8 @@ static int tpstat_pairs_setup(struct tpstat_data *d)
 	p->mask = roundup_pow_of_two(2 * p->capacity) - 1;
 	p->bits = ilog2(p->mask + 1);
 	atomic_set(&p->used, 0);
-	p->slots = kvcalloc(tpstat_pairs_nr_slots(p), sizeof(*p->slots),
-			    GFP_KERNEL);
+	p->slots = tpstat_kvmalloc(tpstat_pairs_nr_slots(p), sizeof(*p->slots),
+				   GFP_KERNEL | __GFP_ZERO);
 	return p->slots ? 0 : -ENOMEM;
 }
 

@@ -75,7 +75,7 @@ static size_t tpstat_stacks_index_bytes(const struct tpstat_stacks *s)
 	return ALIGN(((size_t)s->mask + 1) * sizeof(u32), SMP_CACHE_BYTES);
 }
 
-/* What a generation asks kvmalloc() for. */
+/* What a generation asks tpstat_kvmalloc() for. */
 static size_t tpstat_stacks_size(const struct tpstat_stacks *s)
 {
 	return ALIGN(sizeof(struct tpstat_stacks_gen), SMP_CACHE_BYTES) +
@@ -113,7 +113,7 @@ static int tpstat_stacks_alloc(struct tpstat_data *d, unsigned int gen)
 	s->bits = ilog2(s->mask + 1);
 	s->entry_size = ALIGN(sizeof(struct tpstat_stack_entry) +
 			      s->depth * sizeof(unsigned long), sizeof(u64));
-	g = kvmalloc(tpstat_stacks_size(s), GFP_KERNEL);
+	g = tpstat_kvmalloc(1, tpstat_stacks_size(s), GFP_KERNEL);
 	if (!g)
 		return -ENOMEM;
 	head = ALIGN(sizeof(*g), SMP_CACHE_BYTES);

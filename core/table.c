@@ -61,7 +61,7 @@ static unsigned int *tpstat_table_used(const struct tpstat_table *t,
 	return used + cpu;
 }
 
-/* What a generation asks kvmalloc() for. */
+/* What a generation asks tpstat_kvmalloc() for. */
 static size_t tpstat_table_size(const struct tpstat_table *t)
 {
 	return (tpstat_table_nr_slots(t) + nr_cpu_ids) *
@@ -124,7 +124,7 @@ static int tpstat_table_alloc(struct tpstat_data *d, unsigned int gen)
 	t->key_words = t->key_bytes ? DIV_ROUND_UP(t->key_bytes, sizeof(u64)) : 1;
 	t->mask = roundup_pow_of_two(2 * t->capacity) - 1;
 	t->bits = ilog2(t->mask + 1);
-	t->gen[gen] = kvmalloc(tpstat_table_size(t), GFP_KERNEL);
+	t->gen[gen] = tpstat_kvmalloc(1, tpstat_table_size(t), GFP_KERNEL);
 	return t->gen[gen] ? 0 : -ENOMEM;
 }
 

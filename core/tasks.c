@@ -319,8 +319,8 @@ static int tpstat_tasks_setup(struct tpstat_data *d)
 	if (!t->release)
 		return -ENOMEM;
 	t->release->priv = t;
-	t->slots = kvcalloc(tpstat_tasks_nr_slots(t), sizeof(*t->slots),
-			    GFP_KERNEL);
+	t->slots = tpstat_kvmalloc(tpstat_tasks_nr_slots(t), sizeof(*t->slots),
+				   GFP_KERNEL | __GFP_ZERO);
 	return t->slots ? 0 : -ENOMEM;
 }
 

@@ -36,9 +36,10 @@ within() {
 	fi
 }
 
-# kv_bytes N: what kvmalloc() gives for N bytes, as /proc/meminfo's Slab
-# counts it: the kmalloc size class that holds N up to 8 KiB (SLUB's
-# KMALLOC_MAX_CACHE_SIZE on x86-64), above it the power of two of pages.
+# kv_bytes N: what the core's allocation of N bytes takes, as
+# /proc/meminfo counts it: the kmalloc size class that holds N up to 8 KiB
+# (SLUB's KMALLOC_MAX_CACHE_SIZE on x86-64, in Slab); above it whole pages
+# of vmalloc (in VmallocUsed), where kmalloc would take the power of two.
 kv_bytes() {
 	for c in 8 16 32 64 96 128 192 256 512 1024 2048 4096 8192; do
 		if [ "$1" -le $c ]; then
@@ -46,9 +47,7 @@ kv_bytes() {
 			return
 		fi
 	done
-	c=16384
-	while [ $c -lt "$1" ]; do c=$((c * 2)); done
-	echo $c
+	echo $((($1 + 4095) / 4096 * 4096))
 }
 
 load() {

@@ -366,7 +366,7 @@ done
 # struct tpstat_keyed_gen on a 64-byte line, per id (pairs + 1, with
 # other) an atomic histogram (544), a counter (8) and an entry (96), and
 # a u32 per hash slot, twice the pairs rounded up to a power of two; each
-# one kvmalloc(), as kv_bytes rounds it.
+# one allocation, as kv_bytes rounds it.
 mem() {
 	while read -r k v; do
 		[ "$k" = "$1" ] && echo "$v"

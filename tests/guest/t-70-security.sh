@@ -34,8 +34,8 @@ counter_bytes() { echo $((8 * $1 * ncpus)); }
 # hist.h: per histogram, a struct tpstat_hist_cpu per possible CPU (33
 # buckets, sum, min, max: 36 u64) and one struct tpstat_atomic_hist for
 # the large values (65 buckets, sum, min, max: 68 atomic64_t).
-# Each generation's, and the pairing map, are one kvmalloc(): its size
-# class or power of two of pages (kv_bytes).
+# Each generation's, and the pairing map, are one allocation: its size
+# class, or above 8 KiB its whole pages (kv_bytes).
 hist_bytes() { echo $(($1 * (36 * 8 * ncpus + $(kv_bytes $((68 * 8)))))); }
 # table.h, core/table.c: table_bytes CAPACITY KEY_WORDS. Per CPU,
 # roundup_pow_of_two(2 * capacity) slots and one "other" row, each a
