@@ -109,6 +109,12 @@ static inline size_t tpstat_kv_bytes(const void *p, size_t size)
 	return size;
 }
 
+/* core/memory.c's allocator: on the host, calloc()'s zeroed memory. */
+static inline void *tpstat_kvmalloc(size_t n, size_t size, int gfp)
+{
+	return kvcalloc(n, size, gfp);
+}
+
 static void host_race_point(void);
 #define TPSTAT_RACE_POINT()	host_race_point()
 

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 
 #define GFP_KERNEL	0
+/* Every host allocation is zeroed anyway. */
+#define __GFP_ZERO	0
 
 /* Allocations not yet freed. */
 extern long host_allocs_live;
