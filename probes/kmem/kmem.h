@@ -9,6 +9,7 @@
 #define _TPSTAT_KMEM_H
 
 #include <linux/jiffies.h>
+#include <linux/jump_label.h>
 #include <linux/mmzone.h>
 #include <linux/slab.h>
 #include <tpstat/tpstat.h>
@@ -87,7 +88,7 @@ extern struct tpstat_keyed tpstat_kmem_sites;		/* requested sizes */
 extern struct tpstat_keyed tpstat_kmem_caches;		/* object sizes */
 extern struct tpstat_pairs tpstat_kmem_live;		/* by pointer */
 extern struct tpstat_stacks tpstat_kmem_stacks;		/* stacks=1 */
-extern bool tpstat_kmem_by_stack;			/* stacks=1 */
+DECLARE_STATIC_KEY_FALSE(tpstat_kmem_by_stack);		/* stacks=1 */
 extern struct tpstat_counter tpstat_kmem_page_allocs;	/* per order */
 extern struct tpstat_counter tpstat_kmem_page_frees;	/* per order */
 extern struct tpstat_counter tpstat_kmem_page_types;	/* per migratetype */

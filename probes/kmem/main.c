@@ -239,7 +239,8 @@ static int __init tpstat_kmem_load(void)
 	tpstat_kmem_live.capacity = max_outstanding;
 	tpstat_kmem_stacks.depth = stack_depth;
 	tpstat_kmem_stacks.capacity = max_stacks;
-	tpstat_kmem_by_stack = stacks;
+	if (stacks)
+		static_branch_enable(&tpstat_kmem_by_stack);
 	/* Without stacks, no storage for them and no files of them. */
 	if (!stacks) {
 		tpstat_kmem_set.nr_data--;

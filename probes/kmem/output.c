@@ -354,5 +354,7 @@ int tpstat_kmem_stats(struct seq_file *m, struct tpstat_set *set)
 		err = kmem_keyed_stats(m, &tpstat_kmem_caches, "cache", "frees");
 	if (!err)
 		err = kmem_keyed_stats(m, &tpstat_kmem_page_comms, "comm", NULL);
-	return err || !tpstat_kmem_by_stack ? err : tpstat_kmem_stacks_stats(m);
+	if (err || !static_branch_unlikely(&tpstat_kmem_by_stack))
+		return err;
+	return tpstat_kmem_stacks_stats(m);
 }

@@ -11,6 +11,7 @@
  * them allocates or takes a lock the allocator may hold.
  */
 #include <linux/jiffies.h>
+#include <linux/jump_label.h>
 #include <linux/slab.h>
 
 #include "kmem.h"
@@ -37,7 +38,8 @@ struct tpstat_keyed tpstat_kmem_caches =
 	TPSTAT_KEYED(64, "bytes", KMEM_CACHE_COUNTERS);
 struct tpstat_pairs tpstat_kmem_live = TPSTAT_PAIRS(8192, 0);
 struct tpstat_stacks tpstat_kmem_stacks = TPSTAT_STACKS(1024, 16);
-bool tpstat_kmem_by_stack;
+/* Set at load, before the probes attach: each probe's test is a jump. */
+DEFINE_STATIC_KEY_FALSE(tpstat_kmem_by_stack);
 
 /* Stacks alone, keyed by nothing else. */
 static const struct tpstat_key kmem_stack_key;
@@ -50,10 +52,28 @@ static const struct tpstat_key kmem_stack_key;
  */
 static __always_inline u64 kmem_stack(void *data, const void *ptr)
 {
-	if (!tpstat_kmem_by_stack || !ptr)
+	if (!static_branch_unlikely(&tpstat_kmem_by_stack) || !ptr)
 		return 0;
 	return tpstat_stacks_hold(&tpstat_kmem_stacks, data, &kmem_stack_key,
 				  true);
+}
+
+/*
+ * With stacks, a call site's row found without a hint (the pair's word
+ * holds the stack's handle instead): out of line, so that the hinted path
+ * stays as small as it is without stacks.
+ */
+static noinline struct tpstat_key_ref
+kmem_site_add_unhinted(unsigned long call_site, size_t req)
+{
+	return tpstat_keyed_add_site(&tpstat_kmem_sites, (void *)call_site,
+				     NULL, req);
+}
+
+static noinline struct tpstat_key_ref kmem_site_unhinted(unsigned long call_site)
+{
+	return tpstat_keyed_ref_site(&tpstat_kmem_sites, (void *)call_site,
+				     NULL);
 }
 
 /*
@@ -74,12 +94,15 @@ static void kmem_alloc(void *data, unsigned long call_site, const void *ptr,
 	tpstat_counter_add(&tpstat_kmem_allocated, alloc);
 	tpstat_hist_add(&tpstat_kmem_sizes, req);
 	start.b = 0;
-	site = tpstat_keyed_add_site(&tpstat_kmem_sites, (void *)call_site,
-				     tpstat_kmem_by_stack ? NULL : &start.b, req);
+	if (static_branch_unlikely(&tpstat_kmem_by_stack)) {
+		site = kmem_site_add_unhinted(call_site, req);
+		start.b = stack;
+	} else {
+		site = tpstat_keyed_add_site(&tpstat_kmem_sites,
+					     (void *)call_site, &start.b, req);
+	}
 	tpstat_keyed_count_add(site, KMEM_SITE_ALLOCATED, alloc);
 	start.a = call_site;
-	if (tpstat_kmem_by_stack)
-		start.b = stack;
 	start.ts = kmem_live_pack(req, jiffies);
 	if (!tpstat_pairs_start(&tpstat_kmem_live, (unsigned long)ptr, &start)) {
 		tpstat_probe_drop(data);
@@ -89,7 +112,7 @@ static void kmem_alloc(void *data, unsigned long call_site, const void *ptr,
 	 * Followed, but its stack found no row (the table full): counted, with
 	 * its bytes, in the stacks' "other" row, which the files show.
 	 */
-	if (tpstat_kmem_by_stack &&
+	if (static_branch_unlikely(&tpstat_kmem_by_stack) &&
 	    (u32)stack >= tpstat_kmem_stacks.capacity) {
 		tpstat_stacks_add_value(&tpstat_kmem_stacks, stack, req);
 		tpstat_probe_drop(data);
@@ -110,8 +133,11 @@ static void kmem_free(const void *ptr)
 	    !tpstat_pairs_end(&tpstat_kmem_live, (unsigned long)ptr, &start))
 		return;
 	/* With stacks, b is the stack's handle, no hint: the site is looked up. */
-	site = tpstat_keyed_ref_site(&tpstat_kmem_sites, (void *)start.a,
-				     tpstat_kmem_by_stack ? NULL : &start.b);
+	if (static_branch_unlikely(&tpstat_kmem_by_stack))
+		site = kmem_site_unhinted(start.a);
+	else
+		site = tpstat_keyed_ref_site(&tpstat_kmem_sites,
+					     (void *)start.a, &start.b);
 	tpstat_keyed_count(site, KMEM_SITE_FREES);
 }
 
