@@ -160,12 +160,14 @@ static int tpstat_metrics_show(struct seq_file *m, struct tpstat_set *set)
 	for (i = 0; i < set->nr_files; i++) {
 		const struct tpstat_file *file = &set->files[i];
 		struct tpstat_hist *h = tpstat_file_hist(file);
-		struct tpstat_metric mt = TPSTAT_HIST_METRIC(file->name,
-			file->name, h ? tpstat_hist_metric_unit(h) : 0,
-			"The histogram its file of this name shows");
+		struct tpstat_metric mt;
 
-		if (h)
-			tpstat_metrics_print(m, &mt, 1);
+		if (!h)
+			continue;
+		mt = (struct tpstat_metric)TPSTAT_HIST_METRIC(file->name,
+			file->name, tpstat_hist_metric_unit(h),
+			"The histogram its file of this name shows");
+		tpstat_metrics_print(m, &mt, 1);
 	}
 	tpstat_metrics_print(m, tpstat_core_metrics,
 			     ARRAY_SIZE(tpstat_core_metrics));
